@@ -1,0 +1,21 @@
+import Hummingbird
+import NIOCore
+
+/// The request context of every route: Hummingbird's core storage, the peer address, and the API key
+/// once `APIKeyMiddleware` has accepted it.
+package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let remoteAddress: SocketAddress?
+    package var apiKey: String?
+
+    package init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread.
+    package var maxUploadSize: Int { 64 * 1024 }
+
+    /// The peer's IP address, without port.
+    package var clientIP: String? { remoteAddress?.ipAddress }
+}

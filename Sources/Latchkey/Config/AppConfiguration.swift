@@ -1,0 +1,98 @@
+import Configuration
+import Foundation
+import Logging
+import SystemPackage
+
+/// Everything Latchkey reads from its configuration, read once at start-up.
+///
+/// Non-secret values come from the JSON file; any key can be overridden by an environment
+/// variable named `LATCHKEY_` plus the key in upper snake case (`server.port` → `LATCHKEY_SERVER_PORT`),
+/// which is how secrets such as `security.serverSecret` are meant to arrive.
+///
+/// Top-level keys:
+/// - `projectId` (string, required): the project id, used as the ID token audience.
+/// - `publicURL` (string, required): the absolute http(s) URL users reach Latchkey at; sign-in links
+///   are built from it, never from a request's `Host` header.
+/// - `mode` (`"production"` or `"development"`, default `"production"`): development mode logs each
+///   sign-in link at debug level, as Firebase's emulator does.
+/// - `logLevel` (string, default `"debug"` in development, `"info"` otherwise).
+/// - `appName` (string, default `"Latchkey"`): the name emails speak in.
+/// - `apiKeys` (list of strings, required): the API keys apps send as `?key=` or `x-goog-api-key`.
+/// - `authorizedDomains` (list of strings, default the public URL's host): hosts a `continueUrl` may point at.
+/// - `templatesDirectory` (string, default `"templates"`).
+package struct AppConfiguration: Sendable {
+    /// Whether the server runs for a developer's machine or for real users.
+    package enum Mode: String, Sendable, CaseIterable {
+        case production
+        case development
+    }
+
+    package var projectID: String
+    package var publicURL: URL
+    package var mode: Mode
+    package var logLevel: Logger.Level
+    package var appName: String
+    package var apiKeys: Set<String>
+    package var authorizedDomains: Set<String>
+    package var templatesDirectory: String
+    package var server: ServerConfiguration
+    package var storage: StorageConfiguration
+    package var security: SecurityConfiguration
+    package var emailLink: EmailLinkConfiguration
+    package var tokens: TokenConfiguration
+    package var mail: MailConfiguration
+
+    /// Reads and validates every key, throwing all problems found at once.
+    package init(reader: ConfigReader) throws(ConfigProblems) {
+        var read = ConfigSectionReader(reader: reader)
+
+        let projectID = read.string("projectId") ?? ""
+        if projectID.isEmpty { read.problems.add("projectId", "is required") }
+        self.projectID = projectID
+
+        let publicURL = read.string("publicURL").flatMap(Self.publicURL(from:))
+        if publicURL == nil { read.problems.add("publicURL", "is required: an absolute http(s) URL without query, e.g. https://auth.example.com") }
+        self.publicURL = publicURL ?? URL(fileURLWithPath: "/")
+
+        self.mode = read.choice("mode", default: Mode.production)
+        let defaultLevel: Logger.Level = mode == .development ? .debug : .info
+        self.logLevel = read.choice("logLevel", default: defaultLevel)
+        self.appName = read.string("appName") ?? "Latchkey"
+
+        let apiKeys = read.stringArray("apiKeys") ?? []
+        if apiKeys.isEmpty || apiKeys.contains(where: \.isEmpty) { read.problems.add("apiKeys", "must list at least one non-empty key") }
+        self.apiKeys = Set(apiKeys)
+
+        let publicHost = publicURL?.host()?.lowercased()
+        self.authorizedDomains = Set((read.stringArray("authorizedDomains") ?? publicHost.map { [$0] } ?? []).map { $0.lowercased() })
+        self.templatesDirectory = read.string("templatesDirectory") ?? "templates"
+
+        self.server = ServerConfiguration(&read)
+        self.storage = StorageConfiguration(&read)
+        self.security = SecurityConfiguration(&read)
+        self.emailLink = EmailLinkConfiguration(&read)
+        self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
+        self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost")
+
+        guard read.problems.isEmpty else { throw read.problems }
+    }
+
+    /// Loads the JSON file at `path`, with `LATCHKEY_*` environment variables taking precedence.
+    package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> AppConfiguration {
+        let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+        let variables = environment.filter { $0.key.hasPrefix("LATCHKEY_") }
+        let secretNames = Set(variables.keys.filter { $0.contains("SECRET") || $0.contains("TOKEN") || $0.contains("PASSWORD") })
+        let env = EnvironmentVariablesProvider(environmentVariables: variables, secretsSpecifier: .specific(secretNames))
+            .prefixKeys(with: "latchkey")
+        return try AppConfiguration(reader: ConfigReader(providers: [env, file]))
+    }
+
+    private static func publicURL(from string: String) -> URL? {
+        let trimmed = string.hasSuffix("/") ? String(string.dropLast()) : string
+        guard let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+        else { return nil }
+        return components.url
+    }
+}

@@ -1,0 +1,81 @@
+import Configuration
+import Foundation
+
+/// Every problem found while reading the configuration, each naming the key that causes it.
+///
+/// Reading goes on after a problem so that `check-config` can list them all at once.
+package struct ConfigProblems: Error, Sendable, CustomStringConvertible {
+    package private(set) var messages: [String] = []
+
+    package var isEmpty: Bool { messages.isEmpty }
+
+    mutating func add(_ key: String, _ problem: String) {
+        messages.append("\(key): \(problem)")
+    }
+
+    package var description: String {
+        messages.joined(separator: "\n")
+    }
+}
+
+/// Typed reads that record a wrong type as a problem instead of silently using the default.
+struct ConfigSectionReader {
+    let reader: ConfigReader
+    var problems = ConfigProblems()
+
+    /// swift-configuration reports a missing key and a mistyped one through the same thrown
+    /// error type (whose cases are not public), so the missing case is told apart by its text.
+    private func isMissing(_ error: any Error) -> Bool {
+        String(describing: error).hasPrefix("Missing required config value")
+    }
+
+    private mutating func read<T>(_ key: String, _ typeName: String, _ body: () throws -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            if !isMissing(error) { problems.add(key, "expected \(typeName)") }
+            return nil
+        }
+    }
+
+    mutating func string(_ key: String, isSecret: Bool = false) -> String? {
+        let reader = reader
+        return read(key, "a string") { try reader.requiredString(forKey: ConfigKey(key), isSecret: isSecret) }
+    }
+
+    mutating func int(_ key: String) -> Int? {
+        let reader = reader
+        return read(key, "an integer") { try reader.requiredInt(forKey: ConfigKey(key)) }
+    }
+
+    mutating func bool(_ key: String) -> Bool? {
+        let reader = reader
+        return read(key, "true or false") { try reader.requiredBool(forKey: ConfigKey(key)) }
+    }
+
+    mutating func stringArray(_ key: String, isSecret: Bool = false) -> [String]? {
+        let reader = reader
+        return read(key, "a list of strings") { try reader.requiredStringArray(forKey: ConfigKey(key), isSecret: isSecret) }
+    }
+
+    /// An integer in `range`, or `defaultValue` when the key is absent.
+    mutating func int(_ key: String, default defaultValue: Int, in range: ClosedRange<Int>) -> Int {
+        guard let value = int(key) else { return defaultValue }
+        guard range.contains(value) else {
+            problems.add(key, "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+            return defaultValue
+        }
+        return value
+    }
+
+    /// One of `choices`, or `defaultValue` when the key is absent.
+    mutating func choice<T: RawRepresentable<String> & CaseIterable>(_ key: String, default defaultValue: T) -> T {
+        guard let raw = string(key) else { return defaultValue }
+        guard let value = T(rawValue: raw) else {
+            let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            problems.add(key, "must be one of \(names), got \"\(raw)\"")
+            return defaultValue
+        }
+        return value
+    }
+}

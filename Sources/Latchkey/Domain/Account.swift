@@ -1,0 +1,35 @@
+import Foundation
+
+/// A user of the project, found or created when an email link is completed.
+package struct Account: Sendable, Equatable {
+    package var id: String
+    package var email: EmailAddress
+    package var isEmailVerified: Bool
+    package var passwordHash: String?
+    package var isDisabled: Bool
+    /// Tokens issued before this instant no longer count (Firebase's `validSince`).
+    package var validSince: Date
+    package var createdAt: Date
+    package var lastSignInAt: Date?
+
+    package init(
+        id: String, email: EmailAddress, isEmailVerified: Bool, passwordHash: String? = nil, isDisabled: Bool = false,
+        validSince: Date, createdAt: Date, lastSignInAt: Date? = nil
+    ) {
+        self.id = id
+        self.email = email
+        self.isEmailVerified = isEmailVerified
+        self.passwordHash = passwordHash
+        self.isDisabled = isDisabled
+        self.validSince = validSince
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+    }
+
+    /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG.
+    package static func makeID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<28).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}

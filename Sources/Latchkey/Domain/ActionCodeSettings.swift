@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where a sign-in link sends the user afterwards and which apps may open it (Firebase's ActionCodeSettings).
+package struct ActionCodeSettings: Sendable, Equatable {
+    package var continueURL: String
+    package var canHandleCodeInApp: Bool
+    package var iOSBundleID: String?
+    package var androidPackageName: String?
+    package var androidInstallApp: Bool
+    package var androidMinimumVersion: String?
+
+    /// Checks every field against the project's authorized domains.
+    package init(
+        continueURL: String?,
+        canHandleCodeInApp: Bool = false,
+        iOSBundleID: String? = nil,
+        androidPackageName: String? = nil,
+        androidInstallApp: Bool = false,
+        androidMinimumVersion: String? = nil,
+        authorizedDomains: Set<String>
+    ) throws(SignInError) {
+        guard let continueURL, !continueURL.isEmpty else { throw .missingContinueURI }
+        guard let host = Self.host(ofContinueURL: continueURL) else { throw .invalidContinueURI }
+        guard authorizedDomains.contains(host) else { throw .unauthorizedDomain }
+        if let iOSBundleID, !Self.isReverseDNS(iOSBundleID) { throw .invalidIOSBundleID }
+        if let androidPackageName, !Self.isReverseDNS(androidPackageName) { throw .invalidAndroidPackageName }
+        self.continueURL = continueURL
+        self.canHandleCodeInApp = canHandleCodeInApp
+        self.iOSBundleID = iOSBundleID
+        self.androidPackageName = androidPackageName
+        self.androidInstallApp = androidInstallApp
+        self.androidMinimumVersion = androidMinimumVersion.flatMap { Self.isVersion($0) ? $0 : nil }
+    }
+
+    /// The lower-cased host of an acceptable continue URL: absolute, https (http only for local hosts),
+    /// no user info, and nothing that could split a header or a log line.
+    static func host(ofContinueURL string: String) -> String? {
+        guard string.utf8.count <= 2048, !string.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
+            let components = URLComponents(string: string),
+            let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty,
+            components.user == nil, components.password == nil
+        else { return nil }
+        switch scheme {
+        case "https": return host
+        case "http" where host == "localhost" || host == "127.0.0.1": return host
+        default: return nil
+        }
+    }
+
+    /// `com.example.app`: two or more dot-separated identifiers of letters, digits and underscores
+    /// (hyphens too, which iOS bundle ids allow), each starting with a letter or digit.
+    static func isReverseDNS(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard id.utf8.count <= 255, parts.count >= 2 else { return false }
+        return parts.allSatisfy { part in
+            guard let first = part.unicodeScalars.first, first.isASCIIAlphanumeric else { return false }
+            return part.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }
+        }
+    }
+
+    /// A version code or name such as `12` or `1.2.3`; anything else is dropped rather than carried into links.
+    static func isVersion(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 32 && value.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "." }
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIIAlphanumeric: Bool {
+        ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+    }
+}

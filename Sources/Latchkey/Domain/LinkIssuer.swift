@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+
+/// Issues sign-in links: stores the pending request and queues its email in one transaction.
+///
+/// It never looks the account up, so the answer is the same for unknown, existing and disabled accounts.
+package struct LinkIssuer: Sendable {
+    /// What the app asked for, already validated by the HTTP layer.
+    package struct Request: Sendable {
+        package var email: EmailAddress
+        package var settings: ActionCodeSettings
+        package var language: LanguageTag
+        package var apiKey: String
+        package var requester: RequesterSummary
+
+        package init(email: EmailAddress, settings: ActionCodeSettings, language: LanguageTag, apiKey: String, requester: RequesterSummary) {
+            self.email = email
+            self.settings = settings
+            self.language = language
+            self.apiKey = apiKey
+            self.requester = requester
+        }
+    }
+
+    /// Earlier codes stay valid, as with Firebase, but no more than this many per address.
+    package static let maximumOutstandingCodes = 5
+
+    let store: any LinkStore
+    let secret: ServerSecret
+    let clock: any WallClock
+    let renderer: EmailRenderer
+    let outbox: OutboxSignal
+    let publicURL: URL
+    let codeLifetime: TimeInterval
+    let logsLinks: Bool
+
+    package init(
+        store: any LinkStore, secret: ServerSecret, clock: any WallClock, renderer: EmailRenderer, outbox: OutboxSignal, publicURL: URL,
+        codeLifetime: TimeInterval, logsLinks: Bool
+    ) {
+        self.store = store
+        self.secret = secret
+        self.clock = clock
+        self.renderer = renderer
+        self.outbox = outbox
+        self.publicURL = publicURL
+        self.codeLifetime = codeLifetime
+        self.logsLinks = logsLinks
+    }
+
+    /// Creates the code, stores its hash with the sealed email, and wakes the outbox.
+    package func issue(_ request: Request, logger: Logger) async throws {
+        let code = ServerSecret.makeToken()
+        let now = clock.now
+        let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
+        let message = try renderer.signInMessage(
+            to: request.email, link: link, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
+            requester: request.requester)
+        let pending = PendingRequest(
+            codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
+            language: request.language, continueURL: request.settings.continueURL)
+        let queued = OutboxMessage(recipient: request.email, sealedMessage: try secret.seal(message.mimeData()), createdAt: now)
+        try await store.write { transaction in
+            try transaction.insert(pending)
+            try transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
+            try transaction.enqueue(queued)
+        }
+        outbox.nudge()
+        logger.debug("Sign-in link issued", metadata: ["email": "\(request.email.redacted)"])
+        if logsLinks {
+            logger.debug("Development mode: sign-in link", metadata: ["link": "\(link.url)"])
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+
+/// The one secret behind every keyed hash and sealed outbox message.
+///
+/// Each use gets its own key derived with HKDF, so a hash of a link code can never be replayed as a
+/// refresh-token hash, and the sealing key is never used for hashing.
+package struct ServerSecret: Sendable {
+    /// What a derived key is for; the raw value is the HKDF `info`.
+    package enum Purpose: String, Sendable {
+        case linkCode = "latchkey link code v1"
+        case refreshToken = "latchkey refresh token v1"
+        case outboxSealing = "latchkey outbox sealing v1"
+    }
+
+    private let linkCodeKey: SymmetricKey
+    private let refreshTokenKey: SymmetricKey
+    private let sealingKey: SymmetricKey
+
+    /// - Parameter material: at least 32 bytes of secret material.
+    package init(material: some DataProtocol) {
+        let master = SymmetricKey(data: Data(material))
+        func derive(_ purpose: Purpose) -> SymmetricKey {
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
+        }
+        linkCodeKey = derive(.linkCode)
+        refreshTokenKey = derive(.refreshToken)
+        sealingKey = derive(.outboxSealing)
+    }
+
+    /// The keyed hash stored in place of a code or token.
+    package func hash(_ token: String, for purpose: Purpose) -> Data {
+        let key = purpose == .linkCode ? linkCodeKey : refreshTokenKey
+        return Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key))
+    }
+
+    /// Encrypts a queued message, which holds a live sign-in link, for its time in the database.
+    package func seal(_ plaintext: [UInt8]) throws -> Data {
+        try ChaChaPoly.seal(plaintext, using: sealingKey).combined
+    }
+
+    /// Decrypts what `seal` produced; throws when it was tampered with or sealed under another secret.
+    package func open(_ sealed: Data) throws -> Data {
+        try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: sealed), using: sealingKey)
+    }
+
+    /// A fresh URL-safe token carrying `bytes` bytes from the system CSPRNG (43 characters for 32 bytes).
+    package static func makeToken(bytes: Int = 32) -> String {
+        randomBytes(bytes).base64URLEncoded()
+    }
+
+    /// `count` bytes from the system CSPRNG.
+    static func randomBytes(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5), as used in links and JWTs.
+    package func base64URLEncoded() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The URL mailed to the user: `PUBLIC_URL/__/auth/action?mode=signIn&oobCode=…`, as Firebase builds it,
+/// carrying the ActionCodeSettings so the landing page and app-link files can use them.
+package struct SignInLink: Sendable {
+    package static let actionPath = "/__/auth/action"
+
+    package let url: String
+
+    package init(publicURL: URL, code: String, apiKey: String, settings: ActionCodeSettings, language: LanguageTag) {
+        var query: [(String, String)] = [
+            ("mode", "signIn"), ("oobCode", code), ("apiKey", apiKey), ("continueUrl", settings.continueURL), ("lang", language.value),
+        ]
+        if let bundleID = settings.iOSBundleID { query.append(("iosBundleId", bundleID)) }
+        if let package = settings.androidPackageName {
+            query.append(("androidPackageName", package))
+            query.append(("androidInstallApp", settings.androidInstallApp ? "true" : "false"))
+            if let minimum = settings.androidMinimumVersion { query.append(("androidMinimumVersion", minimum)) }
+        }
+        let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
+        url = base + Self.actionPath + "?" + query.map { "\($0)=\($1.percentEncodedForQuery)" }.joined(separator: "&")
+    }
+}
+
+extension String {
+    /// Percent-encodes everything but RFC 3986 unreserved characters, so a value can never end a parameter.
+    var percentEncodedForQuery: String {
+        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x7F)))
+        unreserved.insert(charactersIn: "-._~")
+        return addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+
+/// An error answered in the Google API envelope that Firebase clients parse:
+/// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"domain":"global","reason":…}],"status":…}}`.
+package struct APIError: Error, HTTPResponseError, Sendable {
+    package let status: HTTPResponse.Status
+    package let message: String
+    package let reason: String
+    package let rpcStatus: String?
+    package var headers: HTTPFields = [:]
+
+    package init(status: HTTPResponse.Status, message: String, reason: String = "invalid", rpcStatus: String? = nil) {
+        self.status = status
+        self.message = message
+        self.reason = reason
+        self.rpcStatus = rpcStatus
+    }
+
+    /// The body shape, with absent fields omitted.
+    struct Envelope: Encodable {
+        struct Body: Encodable {
+            struct Item: Encodable {
+                let message: String
+                let domain = "global"
+                let reason: String
+            }
+            let code: Int
+            let message: String
+            let errors: [Item]
+            let status: String?
+        }
+        let error: Body
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let envelope = Envelope(
+            error: .init(code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: rpcStatus))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=UTF-8"
+        let body = try JSONEncoder().encode(envelope)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension APIError {
+    static let missingAPIKey = APIError(
+        status: .forbidden, message: "The request is missing a valid API key.", reason: "forbidden", rpcStatus: "PERMISSION_DENIED")
+    static let invalidAPIKey = APIError(
+        status: .badRequest, message: "API key not valid. Please pass a valid API key.", reason: "keyInvalid", rpcStatus: "INVALID_ARGUMENT")
+    static let payloadTooLarge = APIError(
+        status: .contentTooLarge, message: "Request payload size exceeds the limit: 65536 bytes.", reason: "badRequest", rpcStatus: "INVALID_ARGUMENT")
+    static let internalError = APIError(status: .internalServerError, message: "Internal error encountered.", reason: "backendError", rpcStatus: "INTERNAL")
+
+    static func invalidJSON(_ detail: String) -> APIError {
+        APIError(status: .badRequest, message: "Invalid JSON payload received. \(detail)", rpcStatus: "INVALID_ARGUMENT")
+    }
+
+    /// Hummingbird's own errors (unknown route, wrong method, …) in our envelope.
+    init(_ error: HTTPError) {
+        let rpcStatus: String? =
+            switch error.status {
+            case .notFound: "NOT_FOUND"
+            case .methodNotAllowed: "UNIMPLEMENTED"
+            case .contentTooLarge: "INVALID_ARGUMENT"
+            default: nil
+            }
+        self.init(status: error.status, message: error.body ?? error.status.reasonPhrase, reason: error.status.reasonPhrase, rpcStatus: rpcStatus)
+        headers = error.headers
+    }
+}

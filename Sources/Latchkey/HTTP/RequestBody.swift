@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+
+/// Reads request bodies into `JSONValue`, refusing oversized, malformed and duplicate-key bodies in the error envelope.
+enum RequestBody {
+    /// The body as a JSON object.
+    static func jsonObject(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
+        let value = try parseJSON(try await bytes(request, context: context))
+        guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
+        return value
+    }
+
+    /// A JSON object, or the fields of an `application/x-www-form-urlencoded` body, as the token endpoint accepts both.
+    static func jsonOrForm(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
+        let body = try await bytes(request, context: context)
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            let value = try parseJSON(body)
+            guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
+            return value
+        }
+        var fields: [String: JSONValue] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = formDecoded(parts[0]), let value = formDecoded(parts.count > 1 ? parts[1] : ""), fields[name] == nil else {
+                throw APIError(status: .badRequest, message: "Invalid form payload received.", rpcStatus: "INVALID_ARGUMENT")
+            }
+            fields[name] = .string(value)
+        }
+        return .object(fields)
+    }
+
+    private static func bytes(_ request: Request, context: AppRequestContext) async throws -> [UInt8] {
+        do {
+            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            return Array(buffer.readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError.payloadTooLarge
+        }
+    }
+
+    private static func parseJSON(_ bytes: [UInt8]) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw APIError.invalidJSON(error.message)
+        }
+    }
+
+    private static func formDecoded(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Durable state: pending requests, accounts, refresh tokens and the outbox.
+///
+/// Domain rules run inside `write`, against a `StoreTransaction`, so each rule that must hold
+/// atomically (a code consumed together with the account change it causes) commits or rolls back whole.
+package protocol LinkStore: Sendable {
+    /// Runs `body` in one write transaction; a thrown error rolls everything back.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+
+    /// Leases up to `limit` messages that are due, so no other worker takes them until `leaseUntil`.
+    func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMessage]
+    /// Marks a message delivered and drops its sealed content.
+    func markDelivered(outboxID: Int64, at: Date) async throws
+    /// Records a failed attempt; the message is tried again at `retryAt`, or never when it is `nil`.
+    func recordDeliveryFailure(outboxID: Int64, error: String, retryAt: Date?) async throws
+}
+
+/// The operations available inside one write transaction.
+package protocol StoreTransaction {
+    func insert(_ request: PendingRequest) throws
+    /// Drops the oldest unused requests for `email` beyond the newest `count`.
+    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) throws
+    func pendingRequest(codeHash: Data) throws -> PendingRequest?
+    /// The single conditional UPDATE that makes a code single-use: true only for the one caller that
+    /// finds it unused, unexpired and not killed by mismatches.
+    func consumePendingRequest(id: Int64, at now: Date) throws -> Bool
+    func recordMismatch(pendingRequestID: Int64) throws
+
+    func account(email: EmailAddress) throws -> Account?
+    func account(id: String) throws -> Account?
+    func insert(_ account: Account) throws
+    func update(_ account: Account) throws
+
+    func insert(_ token: RefreshToken) throws
+    func refreshToken(hash: Data) throws -> RefreshToken?
+    /// True only for the one caller that rotates a token that was neither rotated nor revoked.
+    func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool
+    func revokeRefreshTokens(chainID: String, at now: Date) throws
+    func revokeRefreshTokens(accountID: String, at now: Date) throws
+
+    func enqueue(_ message: OutboxMessage) throws
+}

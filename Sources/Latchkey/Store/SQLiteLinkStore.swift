@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// The embedded store: one SQLite file in WAL mode, reached through a GRDB `DatabasePool`.
+///
+/// It migrates in its initializer, so an unmigrated store cannot exist.
+package struct SQLiteLinkStore: LinkStore {
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating when missing) the database at `path` and brings its schema up to date.
+    package init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createPrivateDirectory(at: url.deletingLastPathComponent())
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        try SQLiteMigrations.migrator.migrate(pool)
+        writer = pool
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await writer.write { db in try body(SQLiteStoreTransaction(db: db)) }
+    }
+
+    package func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMessage] {
+        try await writer.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    UPDATE outbox SET lease_until = ?, attempts = attempts + 1
+                    WHERE id IN (
+                        SELECT id FROM outbox
+                        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                        ORDER BY next_attempt_at LIMIT ?)
+                    RETURNING id, recipient, sealed_message, created_at, attempts
+                    """,
+                arguments: [leaseUntil.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970, limit]
+            )
+            return rows.compactMap { row -> OutboxMessage? in
+                guard let recipient = EmailAddress(row["recipient"]), let sealed: Data = row["sealed_message"] else { return nil }
+                return OutboxMessage(
+                    id: row["id"], recipient: recipient, sealedMessage: sealed, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                    attempts: row["attempts"])
+            }
+        }
+    }
+
+    package func markDelivered(outboxID: Int64, at now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET status = 'sent', sent_at = ?, sealed_message = NULL, lease_until = NULL, last_error = NULL
+                    WHERE id = ?
+                    """,
+                arguments: [now.timeIntervalSince1970, outboxID])
+        }
+    }
+
+    package func recordDeliveryFailure(outboxID: Int64, error: String, retryAt: Date?) async throws {
+        try await writer.write { db in
+            if let retryAt {
+                try db.execute(
+                    sql: "UPDATE outbox SET next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE id = ?",
+                    arguments: [retryAt.timeIntervalSince1970, error, outboxID])
+            } else {
+                try db.execute(
+                    sql: "UPDATE outbox SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ?",
+                    arguments: [error, outboxID])
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import GRDB
+
+/// Every schema change, in order. A released migration is never edited; a change is a new migration.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: pending requests, accounts, refresh tokens, outbox") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE accounts (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        email TEXT NOT NULL UNIQUE,
+                        email_verified INTEGER NOT NULL DEFAULT 0,
+                        password_hash TEXT,
+                        disabled INTEGER NOT NULL DEFAULT 0,
+                        valid_since REAL NOT NULL,
+                        created_at REAL NOT NULL,
+                        last_sign_in_at REAL
+                    );
+                    CREATE TABLE pending_requests (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        code_hash BLOB NOT NULL UNIQUE,
+                        email TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        language TEXT NOT NULL,
+                        continue_url TEXT NOT NULL,
+                        used_at REAL,
+                        mismatch_count INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX pending_requests_by_email ON pending_requests(email, created_at);
+                    CREATE TABLE refresh_tokens (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        token_hash BLOB NOT NULL UNIQUE,
+                        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                        chain_id TEXT NOT NULL,
+                        auth_time REAL NOT NULL,
+                        created_at REAL NOT NULL,
+                        rotated_at REAL,
+                        revoked_at REAL
+                    );
+                    CREATE INDEX refresh_tokens_by_chain ON refresh_tokens(chain_id);
+                    CREATE INDEX refresh_tokens_by_account ON refresh_tokens(account_id);
+                    CREATE TABLE outbox (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        recipient TEXT NOT NULL,
+                        sealed_message BLOB,
+                        created_at REAL NOT NULL,
+                        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_at REAL NOT NULL,
+                        lease_until REAL,
+                        last_error TEXT,
+                        sent_at REAL
+                    );
+                    CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+                    """
+            )
+        }
+        return migrator
+    }
+}

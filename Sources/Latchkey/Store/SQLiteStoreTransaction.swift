@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+
+/// `StoreTransaction` over one GRDB write transaction. Dates are stored as Unix seconds (REAL).
+struct SQLiteStoreTransaction: StoreTransaction {
+    let db: Database
+
+    func insert(_ request: PendingRequest) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                request.codeHash, request.email.value, request.createdAt.timeIntervalSince1970, request.expiresAt.timeIntervalSince1970,
+                request.language.value, request.continueURL,
+            ])
+    }
+
+    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM pending_requests WHERE id IN (
+                    SELECT id FROM pending_requests WHERE email = ? AND used_at IS NULL
+                    ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)
+                """,
+            arguments: [email.value, count])
+    }
+
+    func pendingRequest(codeHash: Data) throws -> PendingRequest? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]),
+            let email = EmailAddress(row["email"])
+        else { return nil }
+        return PendingRequest(
+            id: row["id"], codeHash: row["code_hash"], email: email, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
+            continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"])
+    }
+
+    func consumePendingRequest(id: Int64, at now: Date) throws -> Bool {
+        try db.execute(
+            sql: """
+                UPDATE pending_requests SET used_at = ?
+                WHERE id = ? AND used_at IS NULL AND expires_at > ? AND mismatch_count < ?
+                """,
+            arguments: [now.timeIntervalSince1970, id, now.timeIntervalSince1970, PendingRequest.maximumMismatches])
+        return db.changesCount == 1
+    }
+
+    func recordMismatch(pendingRequestID: Int64) throws {
+        try db.execute(sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE id = ?", arguments: [pendingRequestID])
+    }
+
+    func account(email: EmailAddress) throws -> Account? {
+        try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email.value]).flatMap(Self.account(from:))
+    }
+
+    func account(id: String) throws -> Account? {
+        try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
+    }
+
+    func insert(_ account: Account) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: Self.arguments(account))
+    }
+
+    func update(_ account: Account) throws {
+        try db.execute(
+            sql: """
+                UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
+                    created_at = ?, last_sign_in_at = ?
+                WHERE id = ?
+                """,
+            arguments: Self.arguments(account) + [account.id])
+    }
+
+    func insert(_ token: RefreshToken) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [token.tokenHash, token.accountID, token.chainID, token.authTime.timeIntervalSince1970, token.createdAt.timeIntervalSince1970])
+    }
+
+    func refreshToken(hash: Data) throws -> RefreshToken? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else { return nil }
+        return RefreshToken(
+            id: row["id"], tokenHash: row["token_hash"], accountID: row["account_id"], chainID: row["chain_id"],
+            authTime: Date(timeIntervalSince1970: row["auth_time"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            rotatedAt: Self.date(row["rotated_at"]), revokedAt: Self.date(row["revoked_at"]))
+    }
+
+    func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
+            arguments: [now.timeIntervalSince1970, refreshTokenID])
+        return db.changesCount == 1
+    }
+
+    func revokeRefreshTokens(chainID: String, at now: Date) throws {
+        try db.execute(
+            sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL",
+            arguments: [now.timeIntervalSince1970, chainID])
+    }
+
+    func revokeRefreshTokens(accountID: String, at now: Date) throws {
+        try db.execute(
+            sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL",
+            arguments: [now.timeIntervalSince1970, accountID])
+    }
+
+    func enqueue(_ message: OutboxMessage) throws {
+        try db.execute(
+            sql: "INSERT INTO outbox (recipient, sealed_message, created_at, next_attempt_at) VALUES (?, ?, ?, ?)",
+            arguments: [message.recipient.value, message.sealedMessage, message.createdAt.timeIntervalSince1970, message.createdAt.timeIntervalSince1970])
+    }
+
+    private static func date(_ seconds: Double?) -> Date? {
+        seconds.map(Date.init(timeIntervalSince1970:))
+    }
+
+    private static func account(from row: Row) -> Account? {
+        guard let email = EmailAddress(row["email"]) else { return nil }
+        return Account(
+            id: row["id"], email: email, isEmailVerified: row["email_verified"], passwordHash: row["password_hash"], isDisabled: row["disabled"],
+            validSince: Date(timeIntervalSince1970: row["valid_since"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            lastSignInAt: date(row["last_sign_in_at"]))
+    }
+
+    private static func arguments(_ account: Account) -> StatementArguments {
+        [
+            account.id, account.email.value, account.isEmailVerified, account.passwordHash, account.isDisabled,
+            account.validSince.timeIntervalSince1970, account.createdAt.timeIntervalSince1970, account.lastSignInAt?.timeIntervalSince1970,
+        ]
+    }
+}

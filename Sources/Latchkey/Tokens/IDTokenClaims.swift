@@ -1,0 +1,43 @@
+import JWTKit
+
+/// The claims of a Latchkey ID token, shaped like a Firebase ID token so existing verifiers accept it.
+package struct IDTokenClaims: JWTPayload, Equatable {
+    /// Firebase's record of how the user signed in.
+    package struct FirebaseClaim: Codable, Sendable, Equatable {
+        package var identities: [String: [String]]
+        package var signInProvider: String
+
+        enum CodingKeys: String, CodingKey {
+            case identities
+            case signInProvider = "sign_in_provider"
+        }
+    }
+
+    package var issuer: IssuerClaim
+    package var audience: AudienceClaim
+    package var subject: SubjectClaim
+    package var userID: String
+    package var issuedAt: IssuedAtClaim
+    package var expiration: ExpirationClaim
+    package var authTime: Int
+    package var email: String
+    package var emailVerified: Bool
+    package var firebase: FirebaseClaim
+
+    enum CodingKeys: String, CodingKey {
+        case issuer = "iss"
+        case audience = "aud"
+        case subject = "sub"
+        case userID = "user_id"
+        case issuedAt = "iat"
+        case expiration = "exp"
+        case authTime = "auth_time"
+        case email
+        case emailVerified = "email_verified"
+        case firebase
+    }
+
+    package func verify(using algorithm: some JWTAlgorithm) async throws {
+        try expiration.verifyNotExpired()
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import JWTKit
+
+/// Signs ID tokens and publishes the keys that verify them.
+package struct TokenIssuer: Sendable {
+    private let collection: JWTKeyCollection
+    private let signingKeyID: JWKIdentifier
+    package let jwks: JSONWebKeySet
+    package let issuer: String
+    package let audience: String
+    package let lifetime: Int
+
+    package init(keys: SigningKeys, configuration: TokenConfiguration, projectID: String) async throws {
+        guard let current = keys.current else { throw StartupError("no signing key in \(configuration.keyDirectory)") }
+        let collection = JWTKeyCollection()
+        for key in keys.keys {
+            await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+        }
+        self.collection = collection
+        self.signingKeyID = JWKIdentifier(string: current.id)
+        self.jwks = try JSONWebKeySet(keys)
+        self.issuer = configuration.issuer
+        self.audience = projectID
+        self.lifetime = configuration.idTokenLifetimeSeconds
+    }
+
+    /// An ID token for `account`, valid for the configured lifetime from `now`.
+    package func makeIDToken(for account: Account, authTime: Date, now: Date) async throws -> String {
+        let issuedAt = now.wholeSeconds
+        let claims = IDTokenClaims(
+            issuer: IssuerClaim(value: issuer),
+            audience: AudienceClaim(value: [audience]),
+            subject: SubjectClaim(value: account.id),
+            userID: account.id,
+            issuedAt: IssuedAtClaim(value: issuedAt),
+            expiration: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(lifetime))),
+            authTime: Int(authTime.wholeSeconds.timeIntervalSince1970),
+            email: account.email.value,
+            emailVerified: account.isEmailVerified,
+            firebase: .init(identities: ["email": [account.email.value]], signInProvider: "password")
+        )
+        return try await collection.sign(claims, kid: signingKeyID)
+    }
+
+    /// Checks signature, expiry, issuer and audience of an ID token this server issued.
+    package func verifyIDToken(_ token: String) async throws -> IDTokenClaims {
+        let claims = try await collection.verify(token, as: IDTokenClaims.self)
+        guard claims.issuer.value == issuer, claims.audience.value.contains(audience) else { throw JWTError.claimVerificationFailure(failedClaim: claims.issuer, reason: "issuer or audience") }
+        return claims
+    }
+}
+
+extension Date {
+    /// Whole seconds, because many JWT verifiers reject fractional `iat` and `exp`.
+    var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}

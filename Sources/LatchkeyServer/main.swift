@@ -1,0 +1,2 @@
+import Latchkey
+import ArgumentParser
