@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -16,6 +17,18 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread.
     package var maxUploadSize: Int { 64 * 1024 }
 
+    package var responseEncoder: JSONEncoder { .api }
+
     /// The peer's IP address, without port.
     package var clientIP: String? { remoteAddress?.ipAddress }
+}
+
+extension JSONEncoder {
+    /// How every response body is written: sorted keys, so answers are byte-identical whatever the input,
+    /// and unescaped slashes, so URLs read as they are.
+    static let api: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }

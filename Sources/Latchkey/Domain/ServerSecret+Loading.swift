@@ -32,9 +32,9 @@ extension FileManager {
 /// Writes a secret file readable by the owner only, atomically so a crash never leaves half a key.
 func writePrivateFile(_ data: Data, to url: URL) throws {
     let temporary = url.appendingPathExtension("tmp")
-    try data.write(to: temporary)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-    _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+    guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
+        rename(temporary.path, url.path) == 0
+    else { throw StartupError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
 }
 
 /// A problem that stops the server from starting, said in words an operator can act on.

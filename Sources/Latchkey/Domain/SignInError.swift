@@ -19,6 +19,7 @@ package enum SignInError: Error, Sendable, Equatable {
     case userNotFound
     case missingRefreshToken
     case invalidRefreshToken
+    case missingGrantType
     case invalidGrantType
     case tokenExpired
 
@@ -41,6 +42,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .userNotFound: "USER_NOT_FOUND"
         case .missingRefreshToken: "MISSING_REFRESH_TOKEN"
         case .invalidRefreshToken: "INVALID_REFRESH_TOKEN"
+        case .missingGrantType: "MISSING_GRANT_TYPE"
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
         }
@@ -52,11 +54,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .emailMismatch: "The email provided does not match the sign-in email address."
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."
-        case .expiredOOBCode: "The action code has expired."
-        case .invalidOOBCode: "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."
         case .invalidIOSBundleID: "The iOS bundle id must be a reverse-DNS identifier."
         case .invalidAndroidPackageName: "The Android package name must be a reverse-DNS identifier."
-        case .invalidGrantType: "Only refresh_token is supported."
         default: nil
         }
     }

@@ -38,7 +38,7 @@ package struct APIError: Error, HTTPResponseError, Sendable {
             error: .init(code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: rpcStatus))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=UTF-8"
-        let body = try JSONEncoder().encode(envelope)
+        let body = try JSONEncoder.api.encode(envelope)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
@@ -58,14 +58,14 @@ extension APIError {
 
     /// Hummingbird's own errors (unknown route, wrong method, …) in our envelope.
     init(_ error: HTTPError) {
-        let rpcStatus: String? =
+        let (reason, rpcStatus): (String, String?) =
             switch error.status {
-            case .notFound: "NOT_FOUND"
-            case .methodNotAllowed: "UNIMPLEMENTED"
-            case .contentTooLarge: "INVALID_ARGUMENT"
-            default: nil
+            case .notFound: ("notFound", "NOT_FOUND")
+            case .methodNotAllowed: ("methodNotAllowed", "UNIMPLEMENTED")
+            case .contentTooLarge: ("badRequest", "INVALID_ARGUMENT")
+            default: ("invalid", nil)
             }
-        self.init(status: error.status, message: error.body ?? error.status.reasonPhrase, reason: error.status.reasonPhrase, rpcStatus: rpcStatus)
+        self.init(status: error.status, message: error.body ?? error.status.reasonPhrase, reason: reason, rpcStatus: rpcStatus)
         headers = error.headers
     }
 }

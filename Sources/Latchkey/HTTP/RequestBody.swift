@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Reads request bodies into `JSONValue`, refusing oversized, malformed and duplicate-key bodies in the error envelope.
 enum RequestBody {
@@ -33,7 +34,7 @@ enum RequestBody {
         do {
             let buffer = try await request.body.collect(upTo: context.maxUploadSize)
             return Array(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             throw APIError.payloadTooLarge
         }
     }

@@ -6,7 +6,7 @@ import ServiceLifecycle
 ///
 /// A message is marked sent only after the transport accepted it; a crash in between leaves the lease
 /// to expire and the message is delivered again (at least once, never zero times).
-package struct OutboxDeliveryService: Service {
+package struct OutboxDeliveryService: Service, CustomStringConvertible {
     /// When failed deliveries are tried again.
     package struct RetryPolicy: Sendable {
         package var firstDelay: TimeInterval = 5
@@ -46,6 +46,9 @@ package struct OutboxDeliveryService: Service {
         self.pollInterval = pollInterval
         self.logger = logger
     }
+
+    /// ServiceLifecycle logs services by description; the default would dump every field.
+    package var description: String { "OutboxDeliveryService" }
 
     package func run() async throws {
         await withTaskGroup(of: Void.self) { group in

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the whole service from its configuration: the one place real dependencies are created.
+///
+/// `main` and the tests call this same function; tests change the configuration (a temp directory,
+/// port 0) and may pass a fixed clock.
+package func buildApplication(
+    _ configuration: AppConfiguration, clock: any WallClock = SystemWallClock(), logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "latchkey")
+    logger.logLevel = configuration.logLevel
+
+    let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath)
+    let secret = try ServerSecret.load(configuration.security)
+    let tokens = try await TokenIssuer(
+        keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens,
+        projectID: configuration.projectID)
+    let sender: MailAddress
+    do {
+        sender = try MailAddress(address: configuration.mail.from, displayName: configuration.mail.fromName ?? configuration.appName)
+    } catch {
+        throw StartupError("mail.from: not a usable sender address (\(error))")
+    }
+    let renderer = try await EmailRenderer(directory: configuration.templatesDirectory, sender: sender, appName: configuration.appName)
+    let transport = try FileMailTransport(directory: configuration.mail.fileDirectory)
+    let outbox = OutboxSignal()
+
+    let issuer = LinkIssuer(
+        store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
+        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development)
+    let router = buildRouter(
+        configuration: configuration,
+        identityToolkit: IdentityToolkitController(
+            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens),
+            authorizedDomains: configuration.authorizedDomains),
+        secureToken: SecureTokenController(
+            refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
+        wellKnown: WellKnownController(tokens: tokens, publicURL: configuration.publicURL.absoluteString))
+
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
+        logger: logger)
+    app.addServices(
+        OutboxDeliveryService(store: store, secret: secret, transport: transport, clock: clock, signal: outbox, logger: logger))
+    logger.info(
+        "Latchkey starting",
+        metadata: [
+            "listen": "\(configuration.server.host):\(configuration.server.port)", "store": "\(configuration.storage.sqlitePath)",
+            "mail": "\(configuration.mail.transport.rawValue)", "mode": "\(configuration.mode.rawValue)",
+        ])
+    return app
+}
+
+/// The routes, with their controllers passed in so tests can swap any dependency.
+func buildRouter(
+    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, secureToken: SecureTokenController,
+    wellKnown: WellKnownController
+) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.addMiddleware {
+        RequestLoggingMiddleware()
+        ErrorMiddleware()
+    }
+    router.addRoutes(wellKnown.endpoints)
+    router.group("v1")
+        .add(middleware: APIKeyMiddleware(apiKeys: configuration.apiKeys))
+        .addRoutes(identityToolkit.endpoints)
+        .addRoutes(secureToken.endpoints)
+    return router
+}

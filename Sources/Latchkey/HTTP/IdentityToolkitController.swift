@@ -1,0 +1,88 @@
+import Hummingbird
+
+/// The Identity Toolkit endpoints of the email-link flow: `accounts:sendOobCode` and `accounts:signInWithEmailLink`.
+struct IdentityToolkitController {
+    let issuer: LinkIssuer
+    let completer: LinkCompleter
+    let authorizedDomains: Set<String>
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self)
+            .post("accounts:sendOobCode", use: sendOobCode)
+            .post("accounts:signInWithEmailLink", use: signInWithEmailLink)
+    }
+
+    /// Firebase's `GetOobConfirmationCodeResponse`.
+    struct SendOobCodeResponse: ResponseEncodable {
+        var kind = "identitytoolkit#GetOobConfirmationCodeResponse"
+        let email: String
+    }
+
+    /// Firebase's `EmailLinkSigninResponse`.
+    struct EmailLinkSigninResponse: ResponseEncodable {
+        var kind = "identitytoolkit#EmailLinkSigninResponse"
+        let idToken: String
+        let refreshToken: String
+        let expiresIn: String
+        let localId: String
+        let email: String
+        let isNewUser: Bool
+    }
+
+    /// The only request type served so far: `EMAIL_SIGNIN`, also sent as its enum number 6.
+    static let emailSignInRequestType = "EMAIL_SIGNIN"
+    static let emailSignInRequestNumber = 6
+
+    @Sendable func sendOobCode(_ request: Request, context: AppRequestContext) async throws -> SendOobCodeResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        switch body["requestType"] {
+        case nil, .null?: throw SignInError.missingRequestType
+        case let type? where type.stringValue == Self.emailSignInRequestType || type.intValue == Self.emailSignInRequestNumber: break
+        default: throw SignInError.invalidRequestType
+        }
+        let email = try Self.email(in: body)
+        let settings = try ActionCodeSettings(
+            continueURL: try Self.optionalString(body["continueUrl"], else: .invalidContinueURI),
+            canHandleCodeInApp: body["canHandleCodeInApp"]?.boolValue ?? false,
+            iOSBundleID: try Self.optionalString(body["iOSBundleId"], else: .invalidIOSBundleID),
+            androidPackageName: try Self.optionalString(body["androidPackageName"], else: .invalidAndroidPackageName),
+            androidInstallApp: body["androidInstallApp"]?.boolValue ?? false,
+            androidMinimumVersion: body["androidMinimumVersion"]?.stringValue,
+            authorizedDomains: authorizedDomains)
+        let language = LanguageTag.preferred(
+            firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
+        try await issuer.issue(
+            .init(
+                email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
+                requester: RequesterSummary(ipAddress: context.clientIP, userAgent: request.headers[.userAgent])),
+            logger: context.logger)
+        return SendOobCodeResponse(email: email.value)
+    }
+
+    @Sendable func signInWithEmailLink(_ request: Request, context: AppRequestContext) async throws -> EmailLinkSigninResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        let email = try Self.email(in: body)
+        guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
+        guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
+        let session = try await completer.complete(email: email, code: code, logger: context.logger)
+        return EmailLinkSigninResponse(
+            idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
+            email: session.account.email.value, isNewUser: session.isNewUser)
+    }
+
+    /// The `email` field: absent, null or empty is `MISSING_EMAIL`; anything but a valid address string is `INVALID_EMAIL`.
+    static func email(in body: JSONValue) throws(SignInError) -> EmailAddress {
+        guard let raw = try optionalString(body["email"], else: .invalidEmail), !raw.isEmpty else { throw .missingEmail }
+        guard let email = EmailAddress(raw) else { throw .invalidEmail }
+        return email
+    }
+
+    /// A string field, `nil` when absent or null; any other JSON type is refused with `error`.
+    static func optionalString(_ value: JSONValue?, else error: SignInError) throws(SignInError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let string)?: return string
+        default: throw error
+        }
+    }
+}

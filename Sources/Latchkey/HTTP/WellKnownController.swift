@@ -1,0 +1,41 @@
+import Hummingbird
+
+/// What backends fetch to verify ID tokens, plus the liveness probe.
+struct WellKnownController {
+    let tokens: TokenIssuer
+    let publicURL: String
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self)
+            .get(".well-known/jwks.json", use: jwks)
+            .get(".well-known/openid-configuration", use: openIDConfiguration)
+            .get("healthz") { _, _ in HTTPResponse.Status.ok }
+    }
+
+    /// The subset of OpenID Connect discovery that token verifiers read.
+    struct OpenIDConfiguration: ResponseEncodable {
+        let issuer: String
+        let jwksURI: String
+        let responseTypesSupported = ["id_token"]
+        let subjectTypesSupported = ["public"]
+        let idTokenSigningAlgValuesSupported = ["RS256"]
+
+        enum CodingKeys: String, CodingKey {
+            case issuer
+            case jwksURI = "jwks_uri"
+            case responseTypesSupported = "response_types_supported"
+            case subjectTypesSupported = "subject_types_supported"
+            case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        }
+    }
+
+    @Sendable func jwks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var response = try context.responseEncoder.encode(tokens.jwks, from: request, context: context)
+        response.headers[.cacheControl] = "public, max-age=3600"
+        return response
+    }
+
+    @Sendable func openIDConfiguration(_ request: Request, context: AppRequestContext) async throws -> OpenIDConfiguration {
+        OpenIDConfiguration(issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json")
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Hummingbird
+import Latchkey
+import Logging
+import Foundation
+
+/// The `latchkey` command: loads configuration and runs the service, nothing more.
+@main
+struct LatchkeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "latchkey",
+        abstract: "Self-hosted email-link sign-in, speaking Firebase's Identity Toolkit API.",
+        subcommands: [Serve.self, CheckConfig.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every subcommand shares.
+struct ConfigOption: ParsableArguments {
+    @Option(name: .long, help: "Path of the JSON configuration file.")
+    var config = "config/latchkey.json"
+
+    /// The configuration, or every problem in it printed with its key and a failing exit.
+    func load() async throws -> AppConfiguration {
+        do {
+            return try await AppConfiguration.load(path: config)
+        } catch let problems as ConfigProblems {
+            printError("\(config): configuration has problems:\n" + problems.messages.map { "  - \($0)" }.joined(separator: "\n"))
+            throw ExitCode.failure
+        } catch {
+            printError("\(config): cannot read configuration: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP service and the outbox.")
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        let configuration = try await options.load()
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            let app = try await buildApplication(configuration)
+            try await app.runService()
+        } catch let error as StartupError {
+            printError("latchkey: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct CheckConfig: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Validate a configuration file and print every problem with its key.")
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        _ = try await options.load()
+        print("\(options.config): OK")
+    }
+}
+
+func printError(_ message: String) {
+    var standardError = StandardErrorStream()
+    print(message, to: &standardError)
+}
+
+/// Lets `print` write to standard error.
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}

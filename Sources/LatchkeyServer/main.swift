@@ -1,2 +1,0 @@
-import Latchkey
-import ArgumentParser

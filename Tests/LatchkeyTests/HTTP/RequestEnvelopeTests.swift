@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Latchkey
+import NIOCore
+import Testing
+
+/// API keys, malformed bodies and size limits: everything refused before the domain is reached.
+@Suite struct RequestEnvelopeTests {
+    @Test func missingAPIKeyIsPermissionDenied() async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.post("/v1/accounts:sendOobCode", json: "{}", key: nil)
+            #expect(response.status == .forbidden)
+            let error = try #require(try response.json["error"] as? [String: Any])
+            #expect(error["status"] as? String == "PERMISSION_DENIED")
+            #expect(error["message"] as? String == "The request is missing a valid API key.")
+            #expect(error["code"] as? Int == 403)
+        }
+    }
+
+    @Test func unknownAPIKeyIsKeyInvalid() async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.post("/v1/accounts:sendOobCode", json: "{}", key: "nope")
+            #expect(response.status == .badRequest)
+            let error = try #require(try response.json["error"] as? [String: Any])
+            #expect(error["status"] as? String == "INVALID_ARGUMENT")
+            #expect(error["message"] as? String == "API key not valid. Please pass a valid API key.")
+            #expect(((error["errors"] as? [[String: Any]])?.first?["reason"] as? String) == "keyInvalid")
+        }
+    }
+
+    @Test func apiKeyMayComeInTheGoogleHeader() async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.post(
+                "/v1/accounts:sendOobCode", json: #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://app.example.com/"}"#,
+                key: nil, headers: [HTTPField.Name("x-goog-api-key")!: TestWorkspace.apiKey])
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test(arguments: ["{", "not json", #"{"email":"a@example.com",}"#, #"{"email":"a@example.com","email":"b@example.com"}"#, "[]", "\"x\"", ""])
+    func malformedOrDuplicateKeyBodiesAreInvalidArgument(_ body: String) async throws {
+        try await withApp { client, _, _ in
+            for path in ["/v1/accounts:sendOobCode", "/v1/accounts:signInWithEmailLink", "/v1/token"] {
+                let response = try await client.post(path, json: body)
+                #expect(response.status == .badRequest)
+                let error = try #require(try response.json["error"] as? [String: Any])
+                #expect(error["status"] as? String == "INVALID_ARGUMENT")
+                #expect((error["message"] as? String)?.hasPrefix("Invalid JSON payload received.") == true)
+            }
+        }
+    }
+
+    @Test func bodiesOver64KiBAre413InTheEnvelope() async throws {
+        try await withApp { client, _, _ in
+            let padding = String(repeating: "x", count: 70 * 1024)
+            let response = try await client.post("/v1/accounts:sendOobCode", json: #"{"requestType":"EMAIL_SIGNIN","pad":"\#(padding)"}"#)
+            #expect(response.status == .contentTooLarge)
+            let error = try #require(try response.json["error"] as? [String: Any])
+            #expect(error["code"] as? Int == 413)
+        }
+    }
+
+    @Test func unknownPathsAre404InTheEnvelope() async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.execute(uri: "/v1/accounts:nothing?key=\(TestWorkspace.apiKey)", method: .post)
+            #expect(response.status == .notFound)
+            #expect((try response.json["error"] as? [String: Any])?["code"] as? Int == 404)
+        }
+    }
+}

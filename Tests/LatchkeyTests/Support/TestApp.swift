@@ -1,0 +1,20 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Latchkey
+import Logging
+
+/// Builds the app through `buildApplication` in a fresh workspace and runs `body` against it.
+func withApp(
+    _ overrides: [String: Any] = [:], clock: FixedClock = FixedClock(), logger: Logger? = nil, testing: TestingSetup = .router,
+    _ body: @Sendable (any TestClientProtocol, TestWorkspace, Mailbox) async throws -> Void
+) async throws {
+    try await withWorkspace { workspace in
+        let configuration = try await workspace.configuration(overrides)
+        let app = try await buildApplication(configuration, clock: clock, logger: logger)
+        let mailbox = Mailbox(directory: workspace.outboxDirectory)
+        try await app.test(testing) { client in
+            try await body(client, workspace, mailbox)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Latchkey
+
+/// A throwaway directory with a configuration file in it, removed when the test ends.
+struct TestWorkspace {
+    let directory: URL
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let apiKey = "test-api-key"
+    static let publicURL = "https://auth.example.com"
+
+    var databasePath: String { directory.appendingPathComponent("latchkey.sqlite").path }
+    var outboxDirectory: URL { directory.appendingPathComponent("outbox") }
+
+    /// The settings every test starts from; `overrides` uses dotted keys (`emailLink.codeLifetimeSeconds`).
+    func settings(_ overrides: [String: Any] = [:]) -> [String: Any] {
+        var settings: [String: Any] = [
+            "projectId": "test-project",
+            "publicURL": Self.publicURL,
+            "apiKeys": [Self.apiKey],
+            "authorizedDomains": ["app.example.com", "localhost"],
+            "templatesDirectory": Self.repositoryRoot.appendingPathComponent("templates").path,
+            "storage": ["sqlite": ["path": databasePath]],
+            "security": ["serverSecretFile": directory.appendingPathComponent("server-secret").path],
+            "tokens": ["keyDirectory": directory.appendingPathComponent("keys").path],
+            "mail": ["from": "no-reply@example.com", "file": ["directory": outboxDirectory.path]],
+            "server": ["port": 0],
+        ]
+        for (key, value) in overrides {
+            settings.setValue(value, atPath: key.split(separator: ".").map(String.init))
+        }
+        return settings
+    }
+
+    /// Writes `settings` as JSON and loads it the way `latchkey serve` does.
+    func configuration(_ overrides: [String: Any] = [:], environment: [String: String] = [:]) async throws -> AppConfiguration {
+        let file = directory.appendingPathComponent("latchkey.json")
+        try JSONSerialization.data(withJSONObject: settings(overrides)).write(to: file)
+        return try await AppConfiguration.load(path: file.path, environment: environment)
+    }
+}
+
+/// Runs `body` with a fresh workspace and removes it afterwards, even when `body` throws.
+func withWorkspace<T>(_ body: (TestWorkspace) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(TestWorkspace(directory: directory))
+}
+
+extension Dictionary where Key == String, Value == Any {
+    fileprivate mutating func setValue(_ value: Any, atPath path: [String]) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            self[first] = value
+            return
+        }
+        var child = self[first] as? [String: Any] ?? [:]
+        child.setValue(value, atPath: Array(path.dropFirst()))
+        self[first] = child
+    }
+}
