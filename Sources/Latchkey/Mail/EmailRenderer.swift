@@ -26,7 +26,8 @@ package struct EmailRenderer: Sendable {
     private let appName: String
 
     package init(directory: String, sender: MailAddress, appName: String) async throws {
-        let root = directory.hasSuffix("/") ? directory : directory + "/"
+        // swift-mustache does not descend into a symlinked top folder, common with mounted config.
+        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
         let library: MustacheLibrary
         do {
             library = try await MustacheLibrary(directory: root)

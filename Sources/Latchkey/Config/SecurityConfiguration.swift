@@ -1,0 +1,23 @@
+/// The server secret that keys every stored hash and seals queued mail.
+///
+/// - `security.serverSecret` (string, secret, optional): at least 32 bytes, base64 or plain text; give it
+///   through `LATCHKEY_SECURITY_SERVER_SECRET`, never in the JSON file.
+/// - `security.serverSecretFile` (string, default `"data/server-secret"`): used when no secret is given;
+///   created with a fresh random secret on first start, read after.
+package struct SecurityConfiguration: Sendable {
+    package var serverSecret: String?
+    package var serverSecretFile: String
+
+    package init(serverSecret: String?, serverSecretFile: String) {
+        self.serverSecret = serverSecret
+        self.serverSecretFile = serverSecretFile
+    }
+
+    init(_ read: inout ConfigSectionReader) {
+        serverSecret = read.string("security.serverSecret", isSecret: true)
+        serverSecretFile = read.string("security.serverSecretFile") ?? "data/server-secret"
+        if let secret = serverSecret, secret.utf8.count < 32 {
+            read.problems.add("security.serverSecret", "must be at least 32 bytes long")
+        }
+    }
+}

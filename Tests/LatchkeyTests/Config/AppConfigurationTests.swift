@@ -1,0 +1,64 @@
+import Foundation
+import Latchkey
+import Testing
+
+@Suite struct AppConfigurationTests {
+    @Test func theEmbeddedDefaultConfigurationLoads() async throws {
+        let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/latchkey.json").path
+        let configuration = try await AppConfiguration.load(path: path, environment: [:])
+        #expect(configuration.mode == .development)
+        #expect(configuration.storage.sqlitePath == "data/latchkey.sqlite")
+        #expect(configuration.mail.fileDirectory == "data/outbox")
+        #expect(configuration.emailLink.codeLifetimeSeconds == 600)
+    }
+
+    @Test func theProductionExampleLoads() async throws {
+        let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/production.example.json").path
+        let configuration = try await AppConfiguration.load(path: path, environment: [:])
+        #expect(configuration.mode == .production)
+        #expect(configuration.logLevel == .info)
+    }
+
+    @Test func environmentVariablesOverrideTheFile() async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration(
+                environment: ["LATCHKEY_SERVER_PORT": "9999", "LATCHKEY_SECURITY_SERVER_SECRET": String(repeating: "s", count: 40), "SERVER_PORT": "1"])
+            #expect(configuration.server.port == 9999)
+            #expect(configuration.security.serverSecret?.count == 40)
+        }
+    }
+
+    @Test func everyProblemIsReportedWithItsKey() async throws {
+        try await withWorkspace { workspace in
+            do {
+                _ = try await workspace.configuration([
+                    "projectId": "", "publicURL": "not a url", "apiKeys": [String](), "mode": "staging", "server.port": "eighty",
+                    "emailLink.codeLifetimeSeconds": 86_401,
+                ])
+                Issue.record("expected configuration problems")
+            } catch let problems as ConfigProblems {
+                let keys = problems.messages.map { String($0.prefix { $0 != ":" }) }
+                #expect(Set(keys) == ["projectId", "publicURL", "apiKeys", "mode", "server.port", "emailLink.codeLifetimeSeconds"])
+            }
+        }
+    }
+
+    @Test(arguments: [1, 600, 86_400])
+    func anyCodeLifetimeFromOneSecondToADayIsAccepted(_ seconds: Int) async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration(["emailLink.codeLifetimeSeconds": seconds])
+            #expect(configuration.emailLink.codeLifetimeSeconds == seconds)
+        }
+    }
+
+    @Test func authorizedDomainsDefaultToThePublicHost() async throws {
+        try await withWorkspace { workspace in
+            var settings = workspace.settings()
+            settings["authorizedDomains"] = nil
+            let file = workspace.directory.appendingPathComponent("plain.json")
+            try JSONSerialization.data(withJSONObject: settings).write(to: file)
+            let configuration = try await AppConfiguration.load(path: file.path, environment: [:])
+            #expect(configuration.authorizedDomains == ["auth.example.com"])
+        }
+    }
+}

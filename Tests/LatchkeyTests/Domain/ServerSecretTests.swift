@@ -1,0 +1,39 @@
+import Foundation
+import Latchkey
+import Testing
+
+@Suite struct ServerSecretTests {
+    let secret = ServerSecret(material: Data(repeating: 7, count: 32))
+
+    @Test func tokensCarry256BitsInURLSafeText() {
+        let tokens = (0..<100).map { _ in ServerSecret.makeToken() }
+        #expect(Set(tokens).count == 100)
+        #expect(tokens.allSatisfy { $0.count == 43 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
+    }
+
+    @Test func hashesAreKeyedAndSeparatedByPurpose() {
+        let other = ServerSecret(material: Data(repeating: 8, count: 32))
+        #expect(secret.hash("code", for: .linkCode) == secret.hash("code", for: .linkCode))
+        #expect(secret.hash("code", for: .linkCode) != secret.hash("code", for: .refreshToken))
+        #expect(secret.hash("code", for: .linkCode) != other.hash("code", for: .linkCode))
+        #expect(secret.hash("code", for: .linkCode).count == 32)
+    }
+
+    @Test func sealedMailOpensOnlyUnderTheSameSecret() throws {
+        let sealed = try secret.seal(Array("a sign-in link".utf8))
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("sign-in"))
+        #expect(try secret.open(sealed) == Data("a sign-in link".utf8))
+        #expect(throws: (any Error).self) { try ServerSecret(material: Data(repeating: 8, count: 32)).open(sealed) }
+    }
+
+    @Test func theSecretFileIsCreatedOnceAndReusedPrivately() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = SecurityConfiguration(serverSecret: nil, serverSecretFile: directory.appendingPathComponent("secret").path)
+        let first = try ServerSecret.load(configuration)
+        let second = try ServerSecret.load(configuration)
+        #expect(first.hash("x", for: .linkCode) == second.hash("x", for: .linkCode))
+        let attributes = try FileManager.default.attributesOfItem(atPath: configuration.serverSecretFile)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}

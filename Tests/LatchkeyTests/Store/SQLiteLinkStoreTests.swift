@@ -1,0 +1,100 @@
+import Foundation
+import Latchkey
+import Testing
+
+@Suite struct SQLiteLinkStoreTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let alice = EmailAddress("alice@example.com")!
+
+    func pending(_ hash: UInt8, minutesAgo: Double = 0) -> PendingRequest {
+        let created = now.addingTimeInterval(-minutesAgo * 60)
+        return PendingRequest(
+            codeHash: Data(repeating: hash, count: 32), email: alice, createdAt: created, expiresAt: created.addingTimeInterval(600),
+            language: .english, continueURL: "https://app.example.com")
+    }
+
+    @Test func consumingIsAConditionalUpdateThatSucceedsOnce() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let request = pending(1)
+            let id = try await store.write { tx in
+                try tx.insert(request)
+                return try #require(try tx.pendingRequest(codeHash: request.codeHash)?.id)
+            }
+            let first = try await store.write { try $0.consumePendingRequest(id: id, at: self.now) }
+            let second = try await store.write { try $0.consumePendingRequest(id: id, at: self.now) }
+            #expect(first && !second)
+            #expect(try await store.write { try $0.pendingRequest(codeHash: request.codeHash)?.isSpent } == true)
+        }
+    }
+
+    @Test func expiredOrMismatchKilledRequestsCannotBeConsumed() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let (expired, killed) = (pending(1, minutesAgo: 10), pending(2))
+            let ids = try await store.write { tx in
+                try tx.insert(expired)
+                try tx.insert(killed)
+                let killedID = try #require(try tx.pendingRequest(codeHash: killed.codeHash)?.id)
+                for _ in 0..<PendingRequest.maximumMismatches { try tx.recordMismatch(pendingRequestID: killedID) }
+                return (try #require(try tx.pendingRequest(codeHash: expired.codeHash)?.id), killedID)
+            }
+            #expect(try await store.write { try $0.consumePendingRequest(id: ids.0, at: self.now) } == false)
+            #expect(try await store.write { try $0.consumePendingRequest(id: ids.1, at: self.now) } == false)
+        }
+    }
+
+    @Test func onlyTheNewestOutstandingRequestsAreKept() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            try await store.write { tx in
+                for index in 0..<7 { try tx.insert(self.pending(UInt8(index), minutesAgo: Double(7 - index))) }
+                try tx.dropOutstandingRequests(for: self.alice, keepingNewest: 5)
+            }
+            let kept = try await store.write { tx in (0..<7).map { (try? tx.pendingRequest(codeHash: Data(repeating: UInt8($0), count: 32))) != nil } }
+            #expect(kept == [false, false, true, true, true, true, true])
+        }
+    }
+
+    @Test func aWriteThatThrowsLeavesNothingBehind() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    try tx.insert(self.pending(9))
+                    throw Abort()
+                }
+            }
+            #expect(try await store.write { try $0.pendingRequest(codeHash: Data(repeating: 9, count: 32)) } == nil)
+        }
+    }
+
+    @Test func outboxMessagesAreLeasedToOneWorkerAndRetriedAfterTheLease() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            try await store.write { try $0.enqueue(OutboxMessage(recipient: self.alice, sealedMessage: Data([1, 2, 3]), createdAt: self.now)) }
+            let claimed = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
+            #expect(claimed.count == 1 && claimed.first?.attempts == 1 && claimed.first?.sealedMessage == Data([1, 2, 3]))
+            #expect(try await store.claimOutboxMessages(now: now.addingTimeInterval(30), leaseUntil: now.addingTimeInterval(90), limit: 10).isEmpty)
+            let again = try await store.claimOutboxMessages(now: now.addingTimeInterval(61), leaseUntil: now.addingTimeInterval(121), limit: 10)
+            #expect(again.first?.attempts == 2)
+
+            let id = try #require(again.first?.id)
+            try await store.recordDeliveryFailure(outboxID: id, error: "451 try later", retryAt: now.addingTimeInterval(200))
+            #expect(try await store.claimOutboxMessages(now: now.addingTimeInterval(199), leaseUntil: now.addingTimeInterval(300), limit: 10).isEmpty)
+            #expect(try await store.claimOutboxMessages(now: now.addingTimeInterval(200), leaseUntil: now.addingTimeInterval(300), limit: 10).count == 1)
+            try await store.markDelivered(outboxID: id, at: now.addingTimeInterval(201))
+            #expect(try await store.claimOutboxMessages(now: now.addingTimeInterval(10_000), leaseUntil: now.addingTimeInterval(10_060), limit: 10).isEmpty)
+        }
+    }
+
+    @Test func stateSurvivesReopeningTheFile() async throws {
+        try await withWorkspace { workspace in
+            let request = pending(5)
+            try await SQLiteLinkStore(path: workspace.databasePath).write { try $0.insert(request) }
+            let reopened = try SQLiteLinkStore(path: workspace.databasePath)
+            #expect(try await reopened.write { try $0.pendingRequest(codeHash: request.codeHash)?.email } == alice)
+        }
+    }
+}
