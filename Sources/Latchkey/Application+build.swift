@@ -44,7 +44,8 @@ package func buildApplication(
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
     app.addServices(
-        OutboxDeliveryService(store: store, secret: secret, transport: transport, clock: clock, signal: outbox, logger: logger))
+        OutboxDeliveryService(
+            store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery, logger: logger))
     logger.info(
         "Latchkey starting",
         metadata: [

@@ -43,7 +43,7 @@ package struct AppConfiguration: Sendable {
     package var mail: MailConfiguration
 
     /// Reads and validates every key, throwing all problems found at once.
-    package init(reader: ConfigReader) throws(ConfigProblems) {
+    package init(reader: ConfigReader, environment: [String: String] = [:]) throws(ConfigProblems) {
         var read = ConfigSectionReader(reader: reader)
 
         let projectID = read.string("projectId") ?? ""
@@ -72,7 +72,7 @@ package struct AppConfiguration: Sendable {
         self.security = SecurityConfiguration(&read)
         self.emailLink = EmailLinkConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
-        self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost")
+        self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
 
         guard read.problems.isEmpty else { throw read.problems }
     }
@@ -84,7 +84,7 @@ package struct AppConfiguration: Sendable {
         let secretNames = Set(variables.keys.filter { $0.contains("SECRET") || $0.contains("TOKEN") || $0.contains("PASSWORD") })
         let env = EnvironmentVariablesProvider(environmentVariables: variables, secretsSpecifier: .specific(secretNames))
             .prefixKeys(with: "latchkey")
-        return try AppConfiguration(reader: ConfigReader(providers: [env, file]))
+        return try AppConfiguration(reader: ConfigReader(providers: [env, file]), environment: environment)
     }
 
     private static func publicURL(from string: String) -> URL? {

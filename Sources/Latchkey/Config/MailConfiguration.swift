@@ -1,24 +1,42 @@
+import Foundation
+
 /// How sign-in emails leave.
 ///
 /// - `mail.from` (string, default `no-reply@` plus the public URL's host): the sender address.
 /// - `mail.fromName` (string, default the app name): the sender's display name.
-/// - `mail.transport` (`"file"`, default `"file"`): `file` writes each message as an `.eml` file.
+/// - `mail.transport` (`"file"` or `"smtp"`, default `"file"`): `file` writes each message as an `.eml` file;
+///   `smtp` sends through libcurl with the `mail.smtp.*` settings.
 /// - `mail.file.directory` (string, default `"data/outbox"`): where the `file` transport writes.
+/// - `mail.workers` (integer, default `4`, 1 to 64): messages delivered at once (SMTP connections kept open).
+/// - `mail.maxAttempts` (integer, default `8`, 1 to 100): attempts before a message is given up.
+/// - `mail.retry.firstDelaySeconds` (number, default `5`), `mail.retry.maximumDelaySeconds` (default `600`):
+///   exponential backoff between attempts, with jitter.
+/// - `mail.retry.leaseSeconds` (integer, default `60`): how long a worker holds a message before another may take it.
 package struct MailConfiguration: Sendable {
     /// The ways a message can leave Latchkey.
     package enum Transport: String, Sendable, CaseIterable {
         case file
+        case smtp
     }
 
     package var from: String
     package var fromName: String?
     package var transport: Transport
     package var fileDirectory: String
+    package var smtp: SMTPConfiguration?
+    package var delivery: DeliveryPolicy
 
-    init(_ read: inout ConfigSectionReader, publicHost: String) {
+    init(_ read: inout ConfigSectionReader, publicHost: String, environment: [String: String]) {
         from = read.string("mail.from") ?? "no-reply@\(publicHost)"
         fromName = read.string("mail.fromName")
         transport = read.choice("mail.transport", default: Transport.file)
         fileDirectory = read.string("mail.file.directory") ?? "data/outbox"
+        smtp = transport == .smtp ? SMTPConfiguration(&read, environment: environment) : nil
+        delivery = DeliveryPolicy()
+        delivery.workers = read.int("mail.workers", default: delivery.workers, in: 1...64)
+        delivery.maximumAttempts = read.int("mail.maxAttempts", default: delivery.maximumAttempts, in: 1...100)
+        delivery.firstDelay = TimeInterval(read.int("mail.retry.firstDelaySeconds", default: 5, in: 1...3600))
+        delivery.maximumDelay = TimeInterval(read.int("mail.retry.maximumDelaySeconds", default: 600, in: 1...86_400))
+        delivery.lease = TimeInterval(read.int("mail.retry.leaseSeconds", default: 60, in: 5...3600))
     }
 }

@@ -49,11 +49,16 @@ package struct EmailRenderer: Sendable {
         self.appName = appName
     }
 
-    /// The folder for `language`: exact tag, then its primary language (`pt-BR` → `pt`), then English.
+    /// The folder for `language`: the tag, then ever shorter prefixes (`zh-Hant-TW` → `zh-Hant` → `zh`), then English.
+    /// Chinese regions that write Traditional characters reach `zh-Hant` when the tag names only the region.
     func folder(for language: LanguageTag) -> String {
-        let tag = language.value.lowercased()
-        let primary = String(tag.prefix { $0 != "-" })
-        return languages[tag] ?? languages[primary] ?? languages[Self.defaultLanguage] ?? Self.defaultLanguage
+        var subtags = language.value.lowercased().split(separator: "-").map(String.init)
+        if subtags.first == "zh", subtags.count == 2, ["tw", "hk", "mo"].contains(subtags[1]) { subtags = ["zh", "hant"] }
+        while !subtags.isEmpty {
+            if let folder = languages[subtags.joined(separator: "-")] { return folder }
+            subtags.removeLast()
+        }
+        return languages[Self.defaultLanguage] ?? Self.defaultLanguage
     }
 
     package func signInMessage(

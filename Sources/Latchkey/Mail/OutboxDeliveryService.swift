@@ -7,35 +7,18 @@ import ServiceLifecycle
 /// A message is marked sent only after the transport accepted it; a crash in between leaves the lease
 /// to expire and the message is delivered again (at least once, never zero times).
 package struct OutboxDeliveryService: Service, CustomStringConvertible {
-    /// When failed deliveries are tried again.
-    package struct RetryPolicy: Sendable {
-        package var firstDelay: TimeInterval = 5
-        package var maximumDelay: TimeInterval = 600
-        package var maximumAttempts = 8
-        package var lease: TimeInterval = 60
-
-        package init() {}
-
-        /// Exponential backoff with full jitter in the upper half, or `nil` once attempts are used up.
-        func retryDelay(afterAttempt attempt: Int) -> TimeInterval? {
-            guard attempt < maximumAttempts else { return nil }
-            let delay = min(maximumDelay, firstDelay * pow(2, Double(attempt - 1)))
-            return delay * Double.random(in: 0.5...1)
-        }
-    }
-
     let store: any LinkStore
     let secret: ServerSecret
     let transport: any MailTransport
     let clock: any WallClock
     let signal: OutboxSignal
-    let policy: RetryPolicy
+    let policy: DeliveryPolicy
     let pollInterval: Duration
     let logger: Logger
 
     package init(
         store: any LinkStore, secret: ServerSecret, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
-        policy: RetryPolicy = RetryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger
+        policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger
     ) {
         self.store = store
         self.secret = secret
@@ -66,21 +49,47 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         }
     }
 
-    /// Delivers everything due now, batch by batch.
+    /// Delivers everything due now, batch by batch, with up to `policy.workers` messages in flight.
     func deliverDueMessages() async {
         while !Task.isShuttingDownGracefully {
             let now = clock.now
             let batch: [OutboxMessage]
             do {
-                batch = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(policy.lease), limit: 20)
+                batch = try await store.claimOutboxMessages(
+                    now: now, leaseUntil: now.addingTimeInterval(policy.lease), limit: policy.workers * 4)
             } catch {
                 logger.error("Outbox could not be read", metadata: ["error": "\(error)"])
                 return
             }
             if batch.isEmpty { return }
-            for message in batch {
-                await deliver(message)
+            await withTaskGroup(of: Void.self) { group in
+                var pending = batch[...]
+                var unstarted: [Int64] = []
+                for _ in 0..<policy.workers {
+                    guard let message = pending.popFirst() else { break }
+                    group.addTask { await deliver(message) }
+                }
+                while await group.next() != nil {
+                    guard let message = pending.popFirst() else { continue }
+                    if Task.isShuttingDownGracefully {
+                        unstarted.append(contentsOf: ([message] + pending).compactMap(\.id))
+                        pending = []
+                    } else {
+                        group.addTask { await deliver(message) }
+                    }
+                }
+                await release(unstarted)
             }
+        }
+    }
+
+    /// Hands back messages leased but not attempted, so they go out right after a restart instead of after the lease.
+    private func release(_ ids: [Int64]) async {
+        guard !ids.isEmpty else { return }
+        do {
+            try await store.releaseOutboxMessages(ids: ids)
+        } catch {
+            logger.warning("Outbox leases not released; they expire on their own", metadata: ["error": "\(error)"])
         }
     }
 
@@ -93,7 +102,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
             try await store.markDelivered(outboxID: id, at: clock.now)
             logger.debug("Email delivered", metadata: metadata)
         } catch {
-            let retryAt = policy.retryDelay(afterAttempt: message.attempts).map { clock.now.addingTimeInterval($0) }
+            let retryAt = policy.retryDelay(afterAttempt: message.attempts, error: error).map { clock.now.addingTimeInterval($0) }
             metadata["error"] = "\(error)"
             do {
                 try await store.recordDeliveryFailure(outboxID: id, error: "\(error)", retryAt: retryAt)

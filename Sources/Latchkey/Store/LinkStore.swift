@@ -10,10 +10,28 @@ package protocol LinkStore: Sendable {
 
     /// Leases up to `limit` messages that are due, so no other worker takes them until `leaseUntil`.
     func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMessage]
+    /// Ends the lease of messages that were claimed but not attempted.
+    func releaseOutboxMessages(ids: [Int64]) async throws
     /// Marks a message delivered and drops its sealed content.
     func markDelivered(outboxID: Int64, at: Date) async throws
     /// Records a failed attempt; the message is tried again at `retryAt`, or never when it is `nil`.
     func recordDeliveryFailure(outboxID: Int64, error: String, retryAt: Date?) async throws
+
+    /// Messages not yet delivered, oldest first, for operators.
+    func undeliveredMessages(limit: Int) async throws -> [OutboxStatus]
+    /// Puts every given-up message back in the queue, due at `now`; returns how many.
+    func retryFailedMessages(now: Date) async throws -> Int
+}
+
+/// What an operator sees of one undelivered message: never its content.
+package struct OutboxStatus: Sendable, Equatable {
+    package var id: Int64
+    package var recipient: EmailAddress
+    package var isFailed: Bool
+    package var attempts: Int
+    package var createdAt: Date
+    package var nextAttemptAt: Date
+    package var lastError: String?
 }
 
 /// The operations available inside one write transaction.

@@ -47,6 +47,14 @@ package struct SQLiteLinkStore: LinkStore {
         }
     }
 
+    package func releaseOutboxMessages(ids: [Int64]) async throws {
+        try await writer.write { db in
+            for id in ids {
+                try db.execute(sql: "UPDATE outbox SET lease_until = NULL, attempts = attempts - 1 WHERE id = ? AND status = 'pending'", arguments: [id])
+            }
+        }
+    }
+
     package func markDelivered(outboxID: Int64, at now: Date) async throws {
         try await writer.write { db in
             try db.execute(
@@ -69,6 +77,34 @@ package struct SQLiteLinkStore: LinkStore {
                     sql: "UPDATE outbox SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ?",
                     arguments: [error, outboxID])
             }
+        }
+    }
+
+    package func undeliveredMessages(limit: Int) async throws -> [OutboxStatus] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, recipient, status, attempts, created_at, next_attempt_at, last_error FROM outbox
+                    WHERE status != 'sent' ORDER BY created_at LIMIT ?
+                    """,
+                arguments: [limit]
+            ).compactMap { row -> OutboxStatus? in
+                guard let recipient = EmailAddress(row["recipient"]) else { return nil }
+                return OutboxStatus(
+                    id: row["id"], recipient: recipient, isFailed: (row["status"] as String?) == "failed", attempts: row["attempts"],
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]), nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
+                    lastError: row["last_error"])
+            }
+        }
+    }
+
+    package func retryFailedMessages(now: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL WHERE status = 'failed'",
+                arguments: [now.timeIntervalSince1970])
+            return db.changesCount
         }
     }
 }
