@@ -12,7 +12,7 @@ package struct DeliveryPolicy: Sendable {
 
     /// Exponential backoff with jitter in the upper half, or `nil` when the failure is permanent
     /// (a 5xx reply, refused credentials) or the attempts are used up.
-    func retryDelay(afterAttempt attempt: Int, error: any Error) -> TimeInterval? {
+    package func retryDelay(afterAttempt attempt: Int, error: any Error) -> TimeInterval? {
         if let failure = error as? any PermanentFailure, failure.isPermanent { return nil }
         guard attempt < maximumAttempts else { return nil }
         let delay = min(maximumDelay, firstDelay * pow(2, Double(max(0, attempt - 1))))

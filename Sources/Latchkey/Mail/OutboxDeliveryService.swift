@@ -50,7 +50,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     }
 
     /// Delivers everything due now, batch by batch, with up to `policy.workers` messages in flight.
-    func deliverDueMessages() async {
+    package func deliverDueMessages() async {
         while !Task.isShuttingDownGracefully {
             let now = clock.now
             let batch: [OutboxMessage]

@@ -1,0 +1,95 @@
+import Foundation
+import Latchkey
+import Logging
+import Testing
+
+@Suite struct OutboxDeliveryServiceTests {
+    let secret = ServerSecret(material: Data(repeating: 1, count: 32))
+    let alice = EmailAddress("alice@example.com")!
+
+    /// A store with `count` sealed messages queued, and a service over `transport`.
+    func makeService(
+        _ workspace: TestWorkspace, transport: RecordingMailTransport, clock: FixedClock, count: Int = 1
+    ) async throws -> (OutboxDeliveryService, SQLiteLinkStore) {
+        let store = try SQLiteLinkStore(path: workspace.databasePath)
+        let sealed = try secret.seal(Array("Subject: hi\r\n\r\nbody".utf8))
+        let now = clock.now
+        try await store.write { tx in
+            for _ in 0..<count { try tx.enqueue(OutboxMessage(recipient: self.alice, sealedMessage: sealed, createdAt: now)) }
+        }
+        var policy = DeliveryPolicy()
+        policy.maximumAttempts = 3
+        let service = OutboxDeliveryService(
+            store: store, secret: secret, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
+            logger: Logger(label: "test"))
+        return (service, store)
+    }
+
+    @Test func deliversEveryDueMessageOnce() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock, count: 25)
+            await service.deliverDueMessages()
+            await service.deliverDueMessages()
+            #expect(transport.delivered.sorted() == Array(1...25))
+            #expect(try await store.undeliveredMessages(limit: 100).isEmpty)
+        }
+    }
+
+    @Test func temporaryFailuresAreRetriedAfterABackoff() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
+            transport.fail(next: 1)
+            await service.deliverDueMessages()
+            let waiting = try #require(try await store.undeliveredMessages(limit: 10).first)
+            #expect(!waiting.isFailed && waiting.lastError == "451 try again later")
+            #expect(waiting.nextAttemptAt > clock.now && waiting.nextAttemptAt <= clock.now.addingTimeInterval(5))
+
+            await service.deliverDueMessages()
+            #expect(transport.delivered.isEmpty)
+            clock.advance(by: 5)
+            await service.deliverDueMessages()
+            #expect(transport.delivered == [1])
+        }
+    }
+
+    @Test func permanentFailuresAreGivenUpAtOnceWithTheReason() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
+            transport.fail(next: 1, permanently: true)
+            await service.deliverDueMessages()
+            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            #expect(failed.isFailed && failed.attempts == 1 && failed.lastError == "550 mailbox unavailable")
+
+            #expect(try await store.retryFailedMessages(now: clock.now) == 1)
+            await service.deliverDueMessages()
+            #expect(transport.delivered == [1])
+        }
+    }
+
+    @Test func messagesAreGivenUpAfterTheLastAttempt() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
+            transport.fail(next: 10)
+            for _ in 0..<5 {
+                await service.deliverDueMessages()
+                clock.advance(by: 700)
+            }
+            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            #expect(failed.isFailed && failed.attempts == 3)
+        }
+    }
+
+    @Test func backoffDoublesUpToTheCapWithJitter() {
+        var policy = DeliveryPolicy()
+        policy.maximumAttempts = 20
+        let failure = RecordingMailTransport.Failure(isPermanent: false)
+        for (attempt, base) in [(1, 5.0), (2, 10.0), (3, 20.0), (8, 600.0), (12, 600.0)] {
+            let delay = policy.retryDelay(afterAttempt: attempt, error: failure)
+            #expect(delay.map { $0 >= base / 2 && $0 <= base } == true, "attempt \(attempt): \(String(describing: delay))")
+        }
+    }
+}
