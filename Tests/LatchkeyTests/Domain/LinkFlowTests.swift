@@ -1,0 +1,83 @@
+import Foundation
+import Latchkey
+import Logging
+import Testing
+
+/// The domain services on their own (no HTTP), with a fixed clock and a real SQLite file.
+@Suite struct LinkFlowTests {
+    struct Services {
+        let issuer: LinkIssuer
+        let completer: LinkCompleter
+        let refresher: SessionRefresher
+        let store: SQLiteLinkStore
+        let secret: ServerSecret
+    }
+
+    let clock = FixedClock()
+    let logger = Logger(label: "test")
+    let alice = EmailAddress("alice@example.com")!
+
+    func withServices(_ body: (Services) async throws -> Void) async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration()
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let secret = ServerSecret(material: Data(repeating: 3, count: 32))
+            let tokens = try await TokenIssuer(
+                keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens, projectID: "p")
+            let renderer = try await EmailRenderer(
+                directory: configuration.templatesDirectory, sender: MailAddress(address: "no-reply@example.com"), appName: "Test")
+            let issuer = LinkIssuer(
+                store: store, secret: secret, clock: clock, renderer: renderer, outbox: OutboxSignal(), publicURL: configuration.publicURL,
+                codeLifetime: 600, logsLinks: false)
+            try await body(
+                Services(
+                    issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens),
+                    refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), store: store, secret: secret))
+        }
+    }
+
+    /// Stores a pending request for `code` the way the issuer would, so the test knows the code.
+    func plant(_ code: String, for email: EmailAddress, in services: Services) async throws {
+        let now = clock.now
+        let request = PendingRequest(
+            codeHash: services.secret.hash(code, for: .linkCode), email: email, createdAt: now, expiresAt: now.addingTimeInterval(600),
+            language: .english, continueURL: "https://app.example.com")
+        try await services.store.write { try $0.insert(request) }
+    }
+
+    @Test func issuingStoresOnlyAHashAndQueuesSealedMail() async throws {
+        try await withServices { services in
+            let settings = try ActionCodeSettings(continueURL: "https://app.example.com", authorizedDomains: ["app.example.com"])
+            try await services.issuer.issue(
+                .init(email: alice, settings: settings, language: .english, apiKey: "k", requester: RequesterSummary()), logger: logger)
+            let queued = try await services.store.claimOutboxMessages(now: clock.now, leaseUntil: clock.now.addingTimeInterval(60), limit: 5)
+            let mime = String(decoding: try services.secret.open(try #require(queued.first).sealedMessage), as: UTF8.self)
+            #expect(mime.contains("To: alice@example.com"))
+            #expect(queued.first?.recipient == alice)
+        }
+    }
+
+    @Test func aCodeExpiresExactlyAtItsLifetime() async throws {
+        try await withServices { services in
+            try await plant("code-1", for: alice, in: services)
+            clock.advance(by: 599)
+            try await plant("code-2", for: alice, in: services)
+            _ = try await services.completer.complete(email: alice, code: "code-1", logger: logger)
+            clock.advance(by: 600)
+            await #expect(throws: SignInError.expiredOOBCode) { try await services.completer.complete(email: alice, code: "code-2", logger: logger) }
+        }
+    }
+
+    @Test func refreshKeepsTheOriginalAuthTime() async throws {
+        try await withServices { services in
+            try await plant("code", for: alice, in: services)
+            let session = try await services.completer.complete(email: alice, code: "code", logger: logger)
+            clock.advance(by: 1000)
+            let refreshed = try await services.refresher.refresh(token: session.refreshToken, logger: logger)
+            #expect(refreshed.account.id == session.account.id && !refreshed.isNewUser)
+            await #expect(throws: SignInError.invalidRefreshToken) {
+                try await services.refresher.refresh(token: session.refreshToken, logger: logger)
+            }
+        }
+    }
+}
