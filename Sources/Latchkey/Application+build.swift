@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Builds the whole service from its configuration: the one place real dependencies are created.
 ///
@@ -17,14 +18,19 @@ package func buildApplication(
     let tokens = try await TokenIssuer(
         keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens,
         projectID: configuration.projectID)
-    let sender: MailAddress
-    do {
-        sender = try MailAddress(address: configuration.mail.from, displayName: configuration.mail.fromName ?? configuration.appName)
-    } catch {
-        throw StartupError("mail.from: not a usable sender address (\(error))")
+    let renderer = try await EmailRenderer(
+        directory: configuration.templatesDirectory, sender: configuration.sender, appName: configuration.appName)
+    let transport: any MailTransport
+    var mailServices: [any Service] = []
+    switch configuration.mail.transport {
+    case .file:
+        transport = try FileMailTransport(directory: configuration.mail.fileDirectory)
+    case .smtp:
+        guard let settings = configuration.mail.smtp else { throw StartupError("mail.smtp: missing for mail.transport \"smtp\"") }
+        let smtp = try CurlSMTPTransport(settings: settings)
+        transport = smtp
+        mailServices.append(SMTPTransportService(transport: smtp))
     }
-    let renderer = try await EmailRenderer(directory: configuration.templatesDirectory, sender: sender, appName: configuration.appName)
-    let transport = try FileMailTransport(directory: configuration.mail.fileDirectory)
     let outbox = OutboxSignal()
 
     let issuer = LinkIssuer(
@@ -43,6 +49,7 @@ package func buildApplication(
         router: router,
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
+    app.addServices(mailServices)
     app.addServices(
         OutboxDeliveryService(
             store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery, logger: logger))

@@ -9,6 +9,7 @@ the sign-in email from the file outbox, and verifies ID tokens against the JWKS 
 Set LATCHKEY_BIN to test a binary other than `.build/debug/latchkey`.
 """
 
+import concurrent.futures
 import email
 import email.policy
 import html
@@ -18,6 +19,7 @@ import re
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -343,3 +345,24 @@ def test_logs_hold_no_secrets(start_latchkey):
     assert "path=/v1/accounts:sendOobCode" in logs, "debug lines should be on, or this test proves nothing"
     for secret in [code_of(link), *tokens]:
         assert secret not in logs
+
+
+def test_fifty_concurrent_completions_of_one_code_sign_in_once(server):
+    """Fifty clients, each on its own connection, race to use one code: exactly one wins."""
+    send(server, "race@example.com")
+    code = code_of(read_link(server, 1))
+    barrier = threading.Barrier(50)
+
+    def attempt(_):
+        barrier.wait(timeout=HTTP_TIMEOUT)
+        response = requests.post(
+            f"{server.url}/v1/accounts:signInWithEmailLink", params={"key": API_KEY},
+            json={"email": "race@example.com", "oobCode": code}, headers={"Connection": "close"}, timeout=HTTP_TIMEOUT,
+        )
+        return response.status_code, response.json()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=50) as pool:
+        results = list(pool.map(attempt, range(50)))
+    assert [status for status, _ in results].count(200) == 1
+    losers = [body["error"]["message"] for status, body in results if status != 200]
+    assert losers == ["INVALID_OOB_CODE"] * 49

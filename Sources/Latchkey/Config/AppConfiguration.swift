@@ -41,6 +41,8 @@ package struct AppConfiguration: Sendable {
     package var emailLink: EmailLinkConfiguration
     package var tokens: TokenConfiguration
     package var mail: MailConfiguration
+    /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
+    package var sender: MailAddress
 
     /// Reads and validates every key, throwing all problems found at once.
     package init(reader: ConfigReader, environment: [String: String] = [:]) throws(ConfigProblems) {
@@ -57,7 +59,11 @@ package struct AppConfiguration: Sendable {
         self.mode = read.choice("mode", default: Mode.production)
         let defaultLevel: Logger.Level = mode == .development ? .debug : .info
         self.logLevel = read.choice("logLevel", default: defaultLevel)
-        self.appName = read.string("appName") ?? "Latchkey"
+        let appName = read.string("appName") ?? "Latchkey"
+        if appName.isEmpty || appName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            read.problems.add("appName", "must be a non-empty name without control characters (it goes into email subjects)")
+        }
+        self.appName = appName
 
         let apiKeys = read.stringArray("apiKeys") ?? []
         if apiKeys.isEmpty || apiKeys.contains(where: \.isEmpty) { read.problems.add("apiKeys", "must list at least one non-empty key") }
@@ -74,7 +80,15 @@ package struct AppConfiguration: Sendable {
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
         self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
 
-        guard read.problems.isEmpty else { throw read.problems }
+        let sender: MailAddress?
+        do {
+            sender = try MailAddress(address: mail.from, displayName: mail.fromName ?? appName)
+        } catch {
+            read.problems.add("mail.from", "not a usable sender address and name (\(error))")
+            sender = nil
+        }
+        guard read.problems.isEmpty, let sender else { throw read.problems }
+        self.sender = sender
     }
 
     /// Loads the JSON file at `path`, with `LATCHKEY_*` environment variables taking precedence.

@@ -5,7 +5,7 @@ import Foundation
 /// - `mail.from` (string, default `no-reply@` plus the public URL's host): the sender address.
 /// - `mail.fromName` (string, default the app name): the sender's display name.
 /// - `mail.transport` (`"file"` or `"smtp"`, default `"file"`): `file` writes each message as an `.eml` file;
-///   `smtp` sends through libcurl with the `mail.smtp.*` settings.
+///   `smtp` sends through libcurl with the `mail.smtp.*` settings (see `SMTPSettings+ConfigReader.swift`).
 /// - `mail.file.directory` (string, default `"data/outbox"`): where the `file` transport writes.
 /// - `mail.workers` (integer, default `4`, 1 to 64): messages delivered at once (SMTP connections kept open).
 /// - `mail.maxAttempts` (integer, default `8`, 1 to 100): attempts before a message is given up.
@@ -23,7 +23,7 @@ package struct MailConfiguration: Sendable {
     package var fromName: String?
     package var transport: Transport
     package var fileDirectory: String
-    package var smtp: SMTPConfiguration?
+    package var smtp: SMTPSettings?
     package var delivery: DeliveryPolicy
 
     init(_ read: inout ConfigSectionReader, publicHost: String, environment: [String: String]) {
@@ -31,12 +31,16 @@ package struct MailConfiguration: Sendable {
         fromName = read.string("mail.fromName")
         transport = read.choice("mail.transport", default: Transport.file)
         fileDirectory = read.string("mail.file.directory") ?? "data/outbox"
-        smtp = transport == .smtp ? SMTPConfiguration(&read, environment: environment) : nil
         delivery = DeliveryPolicy()
         delivery.workers = read.int("mail.workers", default: delivery.workers, in: 1...64)
         delivery.maximumAttempts = read.int("mail.maxAttempts", default: delivery.maximumAttempts, in: 1...100)
         delivery.firstDelay = TimeInterval(read.int("mail.retry.firstDelaySeconds", default: 5, in: 1...3600))
         delivery.maximumDelay = TimeInterval(read.int("mail.retry.maximumDelaySeconds", default: 600, in: 1...86_400))
         delivery.lease = TimeInterval(read.int("mail.retry.leaseSeconds", default: 60, in: 5...3600))
+        smtp = transport == .smtp ? SMTPSettings(&read, envelopeFrom: from, workers: delivery.workers, environment: environment) : nil
+        if let smtp, delivery.lease <= TimeInterval(smtp.timeoutSeconds) {
+            // A lease shorter than a send could hand the same message to a second worker mid-send.
+            read.problems.add("mail.retry.leaseSeconds", "must be longer than mail.smtp.timeoutSeconds (\(smtp.timeoutSeconds))")
+        }
     }
 }

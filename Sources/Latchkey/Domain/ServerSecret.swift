@@ -6,8 +6,14 @@ import Foundation
 /// Each use gets its own key derived with HKDF, so a hash of a link code can never be replayed as a
 /// refresh-token hash, and the sealing key is never used for hashing.
 package struct ServerSecret: Sendable {
-    /// What a derived key is for; the raw value is the HKDF `info`.
-    package enum Purpose: String, Sendable {
+    /// What a stored hash is of.
+    package enum HashPurpose: Sendable {
+        case linkCode
+        case refreshToken
+    }
+
+    /// The HKDF `info` of each derived key.
+    private enum KeyInfo: String {
         case linkCode = "latchkey link code v1"
         case refreshToken = "latchkey refresh token v1"
         case outboxSealing = "latchkey outbox sealing v1"
@@ -20,7 +26,7 @@ package struct ServerSecret: Sendable {
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
         let master = SymmetricKey(data: Data(material))
-        func derive(_ purpose: Purpose) -> SymmetricKey {
+        func derive(_ purpose: KeyInfo) -> SymmetricKey {
             HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
         }
         linkCodeKey = derive(.linkCode)
@@ -29,8 +35,12 @@ package struct ServerSecret: Sendable {
     }
 
     /// The keyed hash stored in place of a code or token.
-    package func hash(_ token: String, for purpose: Purpose) -> Data {
-        let key = purpose == .linkCode ? linkCodeKey : refreshTokenKey
+    package func hash(_ token: String, for purpose: HashPurpose) -> Data {
+        let key =
+            switch purpose {
+            case .linkCode: linkCodeKey
+            case .refreshToken: refreshTokenKey
+            }
         return Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key))
     }
 

@@ -5,7 +5,7 @@ package protocol WallClock: Sendable {
     var now: Date { get }
 }
 
-/// The system's clock, rounded to whole milliseconds as stored.
+/// The system's clock.
 package struct SystemWallClock: WallClock {
     package init() {}
     package var now: Date { Date() }

@@ -47,7 +47,8 @@ struct IdentityToolkitController {
             iOSBundleID: try Self.optionalString(body["iOSBundleId"], else: .invalidIOSBundleID),
             androidPackageName: try Self.optionalString(body["androidPackageName"], else: .invalidAndroidPackageName),
             androidInstallApp: body["androidInstallApp"]?.boolValue ?? false,
-            androidMinimumVersion: body["androidMinimumVersion"]?.stringValue,
+            // The JS SDK names it `androidMinimumVersionCode`.
+            androidMinimumVersion: (body["androidMinimumVersion"] ?? body["androidMinimumVersionCode"])?.stringValue,
             authorizedDomains: authorizedDomains)
         let language = LanguageTag.preferred(
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])

@@ -16,16 +16,6 @@ extension JSONValue {
         return bool
     }
 
-    package var arrayValue: [JSONValue]? {
-        guard case .array(let elements) = self else { return nil }
-        return elements
-    }
-
-    package var objectValue: [String: JSONValue]? {
-        guard case .object(let members) = self else { return nil }
-        return members
-    }
-
     /// An integer written as `6` or as `"6"`, because Google's JSON mapping accepts both for integer fields.
     ///
     /// Only plain JSON integer text that fits `Int` counts: `6.5`, `1e2`, `"+6"`, `" 6"` and `"x"` give nil.

@@ -6,18 +6,14 @@ import NIOCore
 enum RequestBody {
     /// The body as a JSON object.
     static func jsonObject(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
-        let value = try parseJSON(try await bytes(request, context: context))
-        guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
-        return value
+        try parseJSONObject(try await bytes(request, context: context))
     }
 
     /// A JSON object, or the fields of an `application/x-www-form-urlencoded` body, as the token endpoint accepts both.
     static func jsonOrForm(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
         let body = try await bytes(request, context: context)
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            let value = try parseJSON(body)
-            guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
-            return value
+            return try parseJSONObject(body)
         }
         var fields: [String: JSONValue] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
@@ -39,12 +35,15 @@ enum RequestBody {
         }
     }
 
-    private static func parseJSON(_ bytes: [UInt8]) throws -> JSONValue {
+    private static func parseJSONObject(_ bytes: [UInt8]) throws -> JSONValue {
+        let value: JSONValue
         do {
-            return try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes)
         } catch {
             throw APIError.invalidJSON(error.message)
         }
+        guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
+        return value
     }
 
     private static func formDecoded(_ text: Substring) -> String? {

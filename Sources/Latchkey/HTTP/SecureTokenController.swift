@@ -43,9 +43,11 @@ struct SecureTokenController {
 
     @Sendable func token(_ request: Request, context: AppRequestContext) async throws -> TokenResponse {
         let body = try await RequestBody.jsonOrForm(request, context: context)
-        let grantType = (body["grant_type"] ?? body["grantType"])?.stringValue
-        guard let grantType, !grantType.isEmpty else { throw SignInError.missingGrantType }
-        guard grantType == "refresh_token" else { throw SignInError.invalidGrantType }
+        switch body["grant_type"] ?? body["grantType"] {
+        case nil, .null?, .string("")?: throw SignInError.missingGrantType
+        case .string("refresh_token")?: break
+        default: throw SignInError.invalidGrantType
+        }
         guard let field = body["refresh_token"] ?? body["refreshToken"], field != .null else { throw SignInError.missingRefreshToken }
         guard let token = field.stringValue, token.utf8.count <= 256 else { throw SignInError.invalidRefreshToken }
         guard !token.isEmpty else { throw SignInError.missingRefreshToken }

@@ -15,7 +15,7 @@ package struct FileMailTransport: MailTransport {
     package func deliver(_ message: [UInt8], to recipient: EmailAddress, id: Int64) async throws {
         let file = directory.appendingPathComponent(String(format: "%010lld.eml", id))
         try await NIOThreadPool.singleton.runIfActive {
-            try Data(message).write(to: file, options: .atomic)
+            try writePrivateFile(Data(message), to: file)
         }
     }
 }

@@ -12,6 +12,8 @@ package struct SQLiteLinkStore: LinkStore {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createPrivateDirectory(at: url.deletingLastPathComponent())
         var configuration = Configuration()
+        // Another process (`latchkey outbox`, a backup) may hold the write lock for a moment; wait rather than fail.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }

@@ -24,12 +24,13 @@ package struct SigningKeys: Sendable {
     package static func loadOrCreate(directory: String) throws -> SigningKeys {
         let folder = URL(fileURLWithPath: directory)
         try FileManager.default.createPrivateDirectory(at: folder)
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.creationDateKey])
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
             .filter { $0.pathExtension == "pem" }
         var keys = try files.map { file in
             do {
                 let pem = try String(contentsOf: file, encoding: .utf8)
-                let created = try file.resourceValues(forKeys: [.creationDateKey]).creationDate ?? .distantPast
+                // Linux file systems rarely report a creation date; a key file is never modified after it is written.
+                let created = try file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast
                 return try makeKey(pem: pem, createdAt: created)
             } catch {
                 throw StartupError("\(file.path) is not an RSA private key in PEM form: \(error)")

@@ -41,13 +41,6 @@ package struct TokenIssuer: Sendable {
         )
         return try await collection.sign(claims, kid: signingKeyID)
     }
-
-    /// Checks signature, expiry, issuer and audience of an ID token this server issued.
-    package func verifyIDToken(_ token: String) async throws -> IDTokenClaims {
-        let claims = try await collection.verify(token, as: IDTokenClaims.self)
-        guard claims.issuer.value == issuer, claims.audience.value.contains(audience) else { throw JWTError.claimVerificationFailure(failedClaim: claims.issuer, reason: "issuer or audience") }
-        return claims
-    }
 }
 
 extension Date {

@@ -16,10 +16,15 @@ import Testing
         "", "alice", "alice@", "@example.com", "al ice@example.com", "alice@example.com\r\n", "alice@exa\nmple.com", "alice\u{0}@example.com",
         "a@b@example.com", "alice@example", "alice@-example.com", ".alice@example.com", "al..ice@example.com", "\"quoted\"@example.com",
         "<alice@example.com>", "alice@example.com,bob@example.com", "ålice@example.com", String(repeating: "a", count: 65) + "@example.com",
-        String(repeating: "a", count: 60) + "@" + String(repeating: "b", count: 190) + ".com",
+        TooLong.email,
     ])
     func refusesInvalidAddresses(_ raw: String) {
         #expect(EmailAddress(raw) == nil)
+    }
+
+    @Test func theLongestAcceptedAddressHas254Characters() {
+        #expect(TooLong.email.count == 255)
+        #expect(EmailAddress(String(TooLong.email.dropFirst())) != nil)
     }
 
     @Test func redactsForLogs() throws {

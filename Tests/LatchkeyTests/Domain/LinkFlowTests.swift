@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    @Test func fiftyConcurrentCompletionsOfOneCodeProduceExactlyOneSession() async throws {
+        try await withServices { services in
+            try await plant("shared", for: alice, in: services)
+            let outcomes = await withTaskGroup(of: SignInError?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        do {
+                            _ = try await services.completer.complete(email: alice, code: "shared", logger: logger)
+                            return nil
+                        } catch {
+                            return error as? SignInError ?? .userNotFound
+                        }
+                    }
+                }
+                return await group.reduce(into: [SignInError?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.filter { $0 == .invalidOOBCode }.count == 49)
+        }
+    }
+
     @Test func refreshKeepsTheOriginalAuthTime() async throws {
         try await withServices { services in
             try await plant("code", for: alice, in: services)

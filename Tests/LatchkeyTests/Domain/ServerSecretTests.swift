@@ -26,6 +26,13 @@ import Testing
         #expect(throws: (any Error).self) { try ServerSecret(material: Data(repeating: 8, count: 32)).open(sealed) }
     }
 
+    @Test func aConfiguredSecretWinsOverTheFile() throws {
+        let material = Data((0..<32).map { UInt8($0) })
+        let configured = try ServerSecret.load(
+            SecurityConfiguration(serverSecret: material.base64EncodedString(), serverSecretFile: "/nonexistent/secret"))
+        #expect(configured.hash("x", for: .linkCode) == ServerSecret(material: material).hash("x", for: .linkCode))
+    }
+
     @Test func theSecretFileIsCreatedOnceAndReusedPrivately() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -44,10 +44,7 @@ struct TestWorkspace {
 
 /// Runs `body` with a fresh workspace and removes it afterwards, even when `body` throws.
 func withWorkspace<T>(_ body: (TestWorkspace) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(TestWorkspace(directory: directory))
+    try await withTemporaryDirectory { try await body(TestWorkspace(directory: $0)) }
 }
 
 extension Dictionary where Key == String, Value == Any {
@@ -60,5 +57,16 @@ extension Dictionary where Key == String, Value == Any {
         var child = self[first] as? [String: Any] ?? [:]
         child.setValue(value, atPath: Array(path.dropFirst()))
         self[first] = child
+    }
+}
+
+import GRDB
+
+extension TestWorkspace {
+    /// The server's database, opened the way a second process would: waiting for the server's write lock.
+    func openDatabase() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: databasePath, configuration: configuration)
     }
 }
