@@ -14,6 +14,7 @@ Behaviour switches:
   --auth-user/--auth-password   require AUTH (PLAIN or LOGIN) with these credentials
   --fail-first N         answer 451 at the end of DATA to the first N messages
   --reject RCPT          answer 550 to RCPT TO for this address
+  --reply-delay S        wait S seconds after storing a message before answering 250, to catch clients mid-delivery
   --idle-timeout S       drop a connection idle for S seconds (aiosmtpd says 421 first)
   --silent               accept connections but never say anything, to test timeouts
 
@@ -44,8 +45,9 @@ def write_atomically(path, data):
 class Sink:
     """The aiosmtpd handler: applies the failure switches and stores accepted messages."""
 
-    def __init__(self, directory, fail_first, reject):
+    def __init__(self, directory, fail_first, reject, reply_delay=0):
         self.directory = directory
+        self.reply_delay = reply_delay
         self.failures_left = fail_first
         self.reject = reject.lower() if reject else None
         self.count = 0
@@ -71,6 +73,8 @@ class Sink:
         # The .eml is written last, so a reader that sees it also finds the .json.
         write_atomically(base + ".json", json.dumps(meta).encode())
         write_atomically(base + ".eml", envelope.original_content or envelope.content)
+        # Stored but not yet acknowledged: a client killed now has delivered a message it does not know about.
+        await asyncio.sleep(self.reply_delay)
         return "250 OK"
 
 
@@ -125,6 +129,7 @@ def parse_arguments():
     parser.add_argument("--auth-password")
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--reject")
+    parser.add_argument("--reply-delay", type=float, default=0)
     parser.add_argument("--idle-timeout", type=float, default=300)
     parser.add_argument("--silent", action="store_true")
     parser.add_argument("--lifetime", type=float, default=300)
@@ -152,7 +157,7 @@ async def serve(arguments):
             return Silent()
 
     else:
-        handler = Sink(arguments.dir, arguments.fail_first, arguments.reject)
+        handler = Sink(arguments.dir, arguments.fail_first, arguments.reject, arguments.reply_delay)
         options = {"timeout": arguments.idle_timeout}
         if tls_context and not arguments.implicit_tls:
             options.update(tls_context=tls_context, require_starttls=arguments.require_starttls)

@@ -1,0 +1,74 @@
+"""A real SMTP server for the end-to-end tests: Tests/support/smtp_sink.py (aiosmtpd) in a subprocess."""
+
+import email
+import email.policy
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness import REPO, free_port
+
+SINK = REPO / "Tests" / "support" / "smtp_sink.py"
+START_TIMEOUT = 15
+
+
+class SMTPSink:
+    """One sink process recording into `directory`; `start` may be called again on the same port after `stop`."""
+
+    def __init__(self, directory, port=None, *options):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.options = list(options)
+        self.process = None
+
+    def start(self):
+        (self.directory / "port").unlink(missing_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, str(SINK), "--port", str(self.port), "--dir", str(self.directory), "--lifetime", "300", *self.options],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.directory / "sink.log", "ab"),
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while not (self.directory / "port").exists():
+            assert self.process.poll() is None, (self.directory / "sink.log").read_text()
+            assert time.monotonic() < deadline, "SMTP sink did not start"
+            time.sleep(0.05)
+        return self
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def messages(self):
+        """Every accepted message as (envelope, parsed message), in arrival order."""
+        result = []
+        for path in sorted(self.directory.glob("*.eml")):
+            envelope = json.loads(path.with_suffix(".json").read_text())
+            result.append((envelope, email.message_from_bytes(path.read_bytes(), policy=email.policy.default)))
+        return result
+
+    def wait_for(self, count, timeout=20):
+        deadline = time.monotonic() + timeout
+        while len(self.messages()) < count:
+            assert time.monotonic() < deadline, f"{len(self.messages())} of {count} messages after {timeout} s"
+            time.sleep(0.05)
+        return self.messages()
+
+    def connections(self):
+        path = self.directory / "connections"
+        return int(path.read_text()) if path.exists() else 0
+
+
+def make_certificate(directory):
+    """A self-signed certificate for localhost, made at test time; returns (certificate, key) paths."""
+    cert, key = Path(directory) / "cert.pem", Path(directory) / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    return cert, key
