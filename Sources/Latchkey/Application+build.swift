@@ -41,6 +41,11 @@ package func buildApplication(
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens),
             authorizedDomains: configuration.authorizedDomains),
+        accounts: AccountsController(
+            passwords: PasswordAccounts(
+                store: store, hasher: PasswordHasher(cost: configuration.security.passwordHashCost), clock: clock, tokens: tokens, secret: secret,
+                enumerationProtection: configuration.security.emailEnumerationProtection),
+            lookup: AccountLookup(store: store, tokens: tokens), enumerationProtection: configuration.security.emailEnumerationProtection),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
         wellKnown: WellKnownController(tokens: tokens, publicURL: configuration.publicURL.absoluteString))
@@ -64,7 +69,7 @@ package func buildApplication(
 
 /// The routes, with their controllers passed in so tests can swap any dependency.
 func buildRouter(
-    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, secureToken: SecureTokenController,
+    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, accounts: AccountsController, secureToken: SecureTokenController,
     wellKnown: WellKnownController
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
@@ -76,6 +81,7 @@ func buildRouter(
     router.group("v1")
         .add(middleware: APIKeyMiddleware(apiKeys: configuration.apiKeys))
         .addRoutes(identityToolkit.endpoints)
+        .addRoutes(accounts.endpoints)
         .addRoutes(secureToken.endpoints)
     return router
 }

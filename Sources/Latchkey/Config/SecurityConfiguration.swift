@@ -4,9 +4,14 @@
 ///   through `LATCHKEY_SECURITY_SERVER_SECRET`, never in the JSON file.
 /// - `security.serverSecretFile` (string, default `"data/server-secret"`): used when no secret is given;
 ///   created with a fresh random secret on first start, read after.
+/// - `security.passwordHashCost` (integer, default `11`, 4 to 16): the bcrypt cost of password hashes.
+/// - `emailEnumerationProtection` (boolean, default `true`): password sign-in failures answer
+///   `INVALID_LOGIN_CREDENTIALS` alike, and `createAuthUri` reveals nothing about the address.
 package struct SecurityConfiguration: Sendable {
     package var serverSecret: String?
     package var serverSecretFile: String
+    package var passwordHashCost = 11
+    package var emailEnumerationProtection = true
 
     package init(serverSecret: String?, serverSecretFile: String) {
         self.serverSecret = serverSecret
@@ -16,6 +21,8 @@ package struct SecurityConfiguration: Sendable {
     init(_ read: inout ConfigSectionReader) {
         serverSecret = read.string("security.serverSecret", isSecret: true)
         serverSecretFile = read.string("security.serverSecretFile") ?? "data/server-secret"
+        passwordHashCost = read.int("security.passwordHashCost", default: passwordHashCost, in: 4...16)
+        emailEnumerationProtection = read.bool("emailEnumerationProtection") ?? true
         if let secret = serverSecret, secret.utf8.count < 32 {
             read.problems.add("security.serverSecret", "must be at least 32 bytes long")
         }

@@ -26,7 +26,7 @@ package struct SessionRefresher: Sendable {
             guard let stored = try transaction.refreshToken(hash: tokenHash), let id = stored.id else { return .refused(.invalidRefreshToken) }
             let account = try transaction.account(id: stored.accountID)
             if stored.revokedAt != nil {
-                let revokedWithAccount = account.map { stored.createdAt < $0.validSince } ?? false
+                let revokedWithAccount = account.map { stored.createdAt <= $0.validSince } ?? false
                 return .refused(revokedWithAccount ? .tokenExpired : .invalidRefreshToken)
             }
             guard try transaction.markRotated(refreshTokenID: id, at: now) else {

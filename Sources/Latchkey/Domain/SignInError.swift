@@ -20,6 +20,17 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingRefreshToken
     case invalidRefreshToken
     case missingGrantType
+    case missingPassword
+    case weakPassword
+    case passwordTooLong
+    case emailExists
+    case emailNotFound
+    case invalidPassword
+    case invalidLoginCredentials
+    case invalidIDToken
+    case missingIdentifier
+    case invalidIdentifier
+    case operationNotAllowed
     case invalidGrantType
     case tokenExpired
 
@@ -45,6 +56,16 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingGrantType: "MISSING_GRANT_TYPE"
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
+        case .missingPassword: "MISSING_PASSWORD"
+        case .weakPassword, .passwordTooLong: "WEAK_PASSWORD"
+        case .emailExists: "EMAIL_EXISTS"
+        case .emailNotFound: "EMAIL_NOT_FOUND"
+        case .invalidPassword: "INVALID_PASSWORD"
+        case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"
+        case .invalidIDToken: "INVALID_ID_TOKEN"
+        case .missingIdentifier: "MISSING_IDENTIFIER"
+        case .invalidIdentifier: "INVALID_IDENTIFIER"
+        case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
         }
     }
 
@@ -53,6 +74,9 @@ package enum SignInError: Error, Sendable, Equatable {
         switch self {
         case .emailMismatch: "The email provided does not match the sign-in email address."
         case .unauthorizedDomain: "Domain not allowlisted by project"
+        case .weakPassword: "Password should be at least 6 characters"
+        case .passwordTooLong: "Password should be at most 72 bytes"
+        case .operationNotAllowed: "Anonymous accounts are not supported yet."
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."
         case .invalidIOSBundleID: "The iOS bundle id must be a reverse-DNS identifier."
         case .invalidAndroidPackageName: "The Android package name must be a reverse-DNS identifier."

@@ -7,6 +7,8 @@ import Foundation
 package protocol LinkStore: Sendable {
     /// Runs `body` in one write transaction; a thrown error rolls everything back.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` on a read-only snapshot, concurrently with writes.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
 
     /// Leases up to `limit` messages that are due, so no other worker takes them until `leaseUntil`.
     func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMessage]

@@ -26,6 +26,10 @@ package struct SQLiteLinkStore: LinkStore {
         try await writer.write { db in try body(SQLiteStoreTransaction(db: db)) }
     }
 
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await writer.read { db in try body(SQLiteStoreTransaction(db: db)) }
+    }
+
     package func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMessage] {
         try await writer.write { db in
             let rows = try Row.fetchAll(

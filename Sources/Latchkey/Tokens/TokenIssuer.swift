@@ -3,7 +3,7 @@ import JWTKit
 
 /// Signs ID tokens and publishes the keys that verify them.
 package struct TokenIssuer: Sendable {
-    private let collection: JWTKeyCollection
+    let collection: JWTKeyCollection
     private let signingKeyID: JWKIdentifier
     package let jwks: JSONWebKeySet
     package let issuer: String
@@ -46,4 +46,20 @@ package struct TokenIssuer: Sendable {
 extension Date {
     /// Whole seconds, because many JWT verifiers reject fractional `iat` and `exp`.
     var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
+
+extension TokenIssuer {
+    /// The claims of an ID token this server issued: signature, expiry, issuer and audience checked.
+    package func verifyIDToken(_ token: String) async throws(SignInError) -> IDTokenClaims {
+        let claims: IDTokenClaims
+        do {
+            claims = try await collection.verify(token, as: IDTokenClaims.self)
+        } catch let error as JWTError where error.errorType == .claimVerificationFailure {
+            throw .tokenExpired
+        } catch {
+            throw .invalidIDToken
+        }
+        guard claims.issuer.value == issuer, claims.audience.value == [audience] else { throw .invalidIDToken }
+        return claims
+    }
 }

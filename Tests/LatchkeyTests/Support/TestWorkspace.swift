@@ -23,7 +23,7 @@ struct TestWorkspace {
             "authorizedDomains": ["app.example.com", "localhost"],
             "templatesDirectory": Self.repositoryRoot.appendingPathComponent("templates").path,
             "storage": ["sqlite": ["path": databasePath]],
-            "security": ["serverSecretFile": directory.appendingPathComponent("server-secret").path],
+            "security": ["serverSecretFile": directory.appendingPathComponent("server-secret").path, "passwordHashCost": 4],
             "tokens": ["keyDirectory": directory.appendingPathComponent("keys").path],
             "mail": ["from": "no-reply@example.com", "file": ["directory": outboxDirectory.path]],
             "server": ["port": 0],

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Who an ID token belongs to, and how an address can sign in (`lookup`, `createAuthUri`).
+package struct AccountLookup: Sendable {
+    let store: any LinkStore
+    let tokens: TokenIssuer
+
+    package init(store: any LinkStore, tokens: TokenIssuer) {
+        self.store = store
+        self.tokens = tokens
+    }
+
+    /// The account behind a valid ID token. Tokens issued before the account's `validSince` (a revocation,
+    /// or the password strip of an email-link takeover) are `TOKEN_EXPIRED`.
+    package func account(idToken: String) async throws -> Account {
+        let claims = try await tokens.verifyIDToken(idToken)
+        guard let account = try await store.read({ try $0.account(id: claims.userID) }) else { throw SignInError.userNotFound }
+        guard claims.issuedAt.value >= account.validSince else { throw SignInError.tokenExpired }
+        guard !account.isDisabled else { throw SignInError.userDisabled }
+        return account
+    }
+
+    /// How `email` can sign in, or `nil` when no account has it.
+    package func signInMethods(for email: EmailAddress) async throws -> [SignInMethod]? {
+        try await store.read { try $0.account(email: email) }.map(\.signInMethods)
+    }
+}
+
+/// Firebase's names for the ways to sign in with an email address.
+package enum SignInMethod: String, Sendable {
+    case password
+    case emailLink
+}
+
+extension Account {
+    /// A password while one is set; email link once the address is proven, which completing a link does.
+    package var signInMethods: [SignInMethod] {
+        (passwordHash != nil ? [.password] : []) + (isEmailVerified ? [.emailLink] : [])
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+
+/// Password accounts and account information: `accounts:signUp`, `accounts:signInWithPassword`,
+/// `accounts:createAuthUri` and `accounts:lookup`.
+struct AccountsController {
+    let passwords: PasswordAccounts
+    let lookup: AccountLookup
+    let enumerationProtection: Bool
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self)
+            .post("accounts:signUp", use: signUp)
+            .post("accounts:signInWithPassword", use: signInWithPassword)
+            .post("accounts:createAuthUri", use: createAuthUri)
+            .post("accounts:lookup", use: lookupAccount)
+    }
+
+    /// Firebase's `SignupNewUserResponse`.
+    struct SignUpResponse: ResponseEncodable {
+        var kind = "identitytoolkit#SignupNewUserResponse"
+        let idToken: String
+        let refreshToken: String
+        let expiresIn: String
+        let localId: String
+        let email: String
+    }
+
+    /// Firebase's `VerifyPasswordResponse`.
+    struct SignInWithPasswordResponse: ResponseEncodable {
+        var kind = "identitytoolkit#VerifyPasswordResponse"
+        let idToken: String
+        let refreshToken: String
+        let expiresIn: String
+        let localId: String
+        let email: String
+        var registered = true
+    }
+
+    /// Firebase's `CreateAuthUriResponse`; with enumeration protection only `kind` and `sessionId`.
+    struct CreateAuthUriResponse: ResponseEncodable {
+        var kind = "identitytoolkit#CreateAuthUriResponse"
+        var registered: Bool?
+        var allProviders: [String]?
+        var signinMethods: [String]?
+        let sessionId: String
+    }
+
+    /// Firebase's `GetAccountInfoResponse`.
+    struct LookupResponse: ResponseEncodable {
+        /// One user as Firebase describes it; times are strings, as in Google's JSON mapping of int64.
+        struct User: Encodable {
+            struct ProviderInfo: Encodable {
+                let providerId: String
+                let federatedId: String
+                let email: String
+                let rawId: String
+            }
+            let localId: String
+            let email: String
+            let emailVerified: Bool
+            let passwordHash: String?
+            let providerUserInfo: [ProviderInfo]
+            let validSince: String
+            let disabled: Bool?
+            let createdAt: String
+            let lastLoginAt: String?
+        }
+        var kind = "identitytoolkit#GetAccountInfoResponse"
+        let users: [User]
+    }
+
+    @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> SignUpResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        if body["email"] == nil, body["password"] == nil { throw SignInError.operationNotAllowed }
+        let email = try IdentityToolkitController.email(in: body)
+        let password = try PasswordHasher.validate(try IdentityToolkitController.optionalString(body["password"], else: .missingPassword))
+        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
+        return SignUpResponse(
+            idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
+            email: email.value)
+    }
+
+    @Sendable func signInWithPassword(_ request: Request, context: AppRequestContext) async throws -> SignInWithPasswordResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        let email = try IdentityToolkitController.email(in: body)
+        guard let password = try IdentityToolkitController.optionalString(body["password"], else: .invalidPassword), !password.isEmpty else {
+            throw SignInError.missingPassword
+        }
+        let session = try await passwords.signIn(email: email, password: password, logger: context.logger)
+        return SignInWithPasswordResponse(
+            idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
+            email: email.value)
+    }
+
+    @Sendable func createAuthUri(_ request: Request, context: AppRequestContext) async throws -> CreateAuthUriResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        guard let raw = try IdentityToolkitController.optionalString(body["identifier"], else: .invalidIdentifier), !raw.isEmpty else {
+            throw SignInError.missingIdentifier
+        }
+        guard let email = EmailAddress(raw) else { throw SignInError.invalidIdentifier }
+        var response = CreateAuthUriResponse(sessionId: ServerSecret.makeToken(bytes: 16))
+        guard !enumerationProtection else { return response }
+        let methods = try await lookup.signInMethods(for: email)
+        response.registered = methods != nil
+        response.allProviders = (methods ?? []).contains(.password) ? ["password"] : []
+        response.signinMethods = (methods ?? []).map(\.rawValue)
+        return response
+    }
+
+    @Sendable func lookupAccount(_ request: Request, context: AppRequestContext) async throws -> LookupResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        guard let idToken = try IdentityToolkitController.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty else {
+            throw SignInError.invalidIDToken
+        }
+        let account = try await lookup.account(idToken: idToken)
+        func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+        let user = LookupResponse.User(
+            localId: account.id, email: account.email.value, emailVerified: account.isEmailVerified,
+            passwordHash: account.passwordHash == nil ? nil : "UkVEQUNURUQ=",  // "REDACTED", as Firebase answers clients
+            providerUserInfo: [.init(providerId: "password", federatedId: account.email.value, email: account.email.value, rawId: account.email.value)],
+            validSince: String(Int64(account.validSince.timeIntervalSince1970)), disabled: account.isDisabled ? true : nil,
+            createdAt: milliseconds(account.createdAt), lastLoginAt: account.lastSignInAt.map(milliseconds))
+        return LookupResponse(users: [user])
+    }
+}
