@@ -14,10 +14,12 @@ package struct RefreshToken: Sendable, Equatable {
     package var createdAt: Date
     package var rotatedAt: Date?
     package var revokedAt: Date?
+    /// Revoked because the account's sessions were ended, not because the token was replayed.
+    package var isRevokedWithAccount: Bool
 
     package init(
         id: Int64? = nil, tokenHash: Data, accountID: String, chainID: String, authTime: Date, createdAt: Date,
-        rotatedAt: Date? = nil, revokedAt: Date? = nil
+        rotatedAt: Date? = nil, revokedAt: Date? = nil, isRevokedWithAccount: Bool = false
     ) {
         self.id = id
         self.tokenHash = tokenHash
@@ -27,5 +29,6 @@ package struct RefreshToken: Sendable, Equatable {
         self.createdAt = createdAt
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
+        self.isRevokedWithAccount = isRevokedWithAccount
     }
 }

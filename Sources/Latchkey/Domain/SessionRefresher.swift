@@ -25,10 +25,7 @@ package struct SessionRefresher: Sendable {
         let verdict = try await store.write { transaction -> Verdict<(Account, authTime: Date)> in
             guard let stored = try transaction.refreshToken(hash: tokenHash), let id = stored.id else { return .refused(.invalidRefreshToken) }
             let account = try transaction.account(id: stored.accountID)
-            if stored.revokedAt != nil {
-                let revokedWithAccount = account.map { stored.createdAt <= $0.validSince } ?? false
-                return .refused(revokedWithAccount ? .tokenExpired : .invalidRefreshToken)
-            }
+            if stored.revokedAt != nil { return .refused(stored.isRevokedWithAccount ? .tokenExpired : .invalidRefreshToken) }
             guard try transaction.markRotated(refreshTokenID: id, at: now) else {
                 try transaction.revokeRefreshTokens(chainID: stored.chainID, at: now)
                 return .refused(.invalidRefreshToken)

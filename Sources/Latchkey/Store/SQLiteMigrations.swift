@@ -57,6 +57,11 @@ enum SQLiteMigrations {
                     """
             )
         }
+        migrator.registerMigration("v2: why a refresh token was revoked") { db in
+            // 1 when the account's sessions were ended (takeover strip, revocation): refresh answers TOKEN_EXPIRED,
+            // 0 for a chain revoked by theft detection: INVALID_REFRESH_TOKEN.
+            try db.execute(sql: "ALTER TABLE refresh_tokens ADD COLUMN revoked_with_account INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

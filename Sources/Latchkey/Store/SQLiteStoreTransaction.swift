@@ -92,7 +92,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
         return RefreshToken(
             id: row["id"], tokenHash: row["token_hash"], accountID: row["account_id"], chainID: row["chain_id"],
             authTime: Date(timeIntervalSince1970: row["auth_time"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            rotatedAt: Self.date(row["rotated_at"]), revokedAt: Self.date(row["revoked_at"]))
+            rotatedAt: Self.date(row["rotated_at"]), revokedAt: Self.date(row["revoked_at"]), isRevokedWithAccount: row["revoked_with_account"])
     }
 
     func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
@@ -110,7 +110,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
 
     func revokeRefreshTokens(accountID: String, at now: Date) throws {
         try db.execute(
-            sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL",
+            sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, accountID])
     }
 
