@@ -33,19 +33,27 @@ package func buildApplication(
     }
     let outbox = OutboxSignal()
 
+    let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
+    let lookup = AccountLookup(store: store, tokens: tokens)
+    let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let issuer = LinkIssuer(
         store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development)
     let router = buildRouter(
         configuration: configuration,
         identityToolkit: IdentityToolkitController(
-            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens),
+            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens), admin: admin,
             authorizedDomains: configuration.authorizedDomains),
         accounts: AccountsController(
             passwords: PasswordAccounts(
-                store: store, hasher: PasswordHasher(cost: configuration.security.passwordHashCost), clock: clock, tokens: tokens, secret: secret,
+                store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
                 enumerationProtection: configuration.security.emailEnumerationProtection),
-            lookup: AccountLookup(store: store, tokens: tokens), enumerationProtection: configuration.security.emailEnumerationProtection),
+            lookup: lookup, admin: admin, enumerationProtection: configuration.security.emailEnumerationProtection),
+        accountUpdates: AccountUpdatesController(
+            administration: AccountAdministration(
+                store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
+                recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
+            lookup: lookup, admin: admin),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
         wellKnown: WellKnownController(tokens: tokens, publicURL: configuration.publicURL.absoluteString))
@@ -69,7 +77,8 @@ package func buildApplication(
 
 /// The routes, with their controllers passed in so tests can swap any dependency.
 func buildRouter(
-    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, accounts: AccountsController, secureToken: SecureTokenController,
+    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, accounts: AccountsController,
+    accountUpdates: AccountUpdatesController, secureToken: SecureTokenController,
     wellKnown: WellKnownController
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
@@ -82,6 +91,7 @@ func buildRouter(
         .add(middleware: APIKeyMiddleware(apiKeys: configuration.apiKeys))
         .addRoutes(identityToolkit.endpoints)
         .addRoutes(accounts.endpoints)
+        .addRoutes(accountUpdates.endpoints)
         .addRoutes(secureToken.endpoints)
     return router
 }

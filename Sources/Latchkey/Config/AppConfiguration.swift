@@ -18,6 +18,9 @@ import SystemPackage
 /// - `logLevel` (string, default `"debug"` in development, `"info"` otherwise).
 /// - `appName` (string, default `"Latchkey"`): the name emails speak in.
 /// - `apiKeys` (list of strings, required): the API keys apps send as `?key=` or `x-goog-api-key`.
+/// - `adminTokens` (list of strings, secret, default none): `Authorization: Bearer` tokens that make a request
+///   privileged (lookup, update, disable or delete any account; `returnOobLink`). Give them through
+///   `LATCHKEY_ADMIN_TOKENS` (comma-separated), at least 16 characters each.
 /// - `authorizedDomains` (list of strings, default the public URL's host): hosts a `continueUrl` may point at.
 /// - `templatesDirectory` (string, default `"templates"`).
 package struct AppConfiguration: Sendable {
@@ -33,6 +36,7 @@ package struct AppConfiguration: Sendable {
     package var logLevel: Logger.Level
     package var appName: String
     package var apiKeys: Set<String>
+    package var adminTokens: [String]
     package var authorizedDomains: Set<String>
     package var templatesDirectory: String
     package var server: ServerConfiguration
@@ -68,6 +72,10 @@ package struct AppConfiguration: Sendable {
         let apiKeys = read.stringArray("apiKeys") ?? []
         if apiKeys.isEmpty || apiKeys.contains(where: \.isEmpty) { read.problems.add("apiKeys", "must list at least one non-empty key") }
         self.apiKeys = Set(apiKeys)
+
+        let adminTokens = read.stringArray("adminTokens", isSecret: true) ?? []
+        if adminTokens.contains(where: { $0.utf8.count < 16 }) { read.problems.add("adminTokens", "each token must be at least 16 characters") }
+        self.adminTokens = adminTokens
 
         let publicHost = publicURL?.host()?.lowercased()
         self.authorizedDomains = Set((read.stringArray("authorizedDomains") ?? publicHost.map { [$0] } ?? []).map { $0.lowercased() })

@@ -7,11 +7,14 @@
 /// - `security.passwordHashCost` (integer, default `11`, 4 to 16): the bcrypt cost of password hashes.
 /// - `emailEnumerationProtection` (boolean, default `true`): password sign-in failures answer
 ///   `INVALID_LOGIN_CREDENTIALS` alike, and `createAuthUri` reveals nothing about the address.
+/// - `security.recentLoginSeconds` (integer, default `300`): how recent a sign-in must be (`auth_time`) to change
+///   the password or delete the account; older sessions get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`.
 package struct SecurityConfiguration: Sendable {
     package var serverSecret: String?
     package var serverSecretFile: String
     package var passwordHashCost = 11
     package var emailEnumerationProtection = true
+    package var recentLoginSeconds = 300
 
     package init(serverSecret: String?, serverSecretFile: String) {
         self.serverSecret = serverSecret
@@ -23,6 +26,7 @@ package struct SecurityConfiguration: Sendable {
         serverSecretFile = read.string("security.serverSecretFile") ?? "data/server-secret"
         passwordHashCost = read.int("security.passwordHashCost", default: passwordHashCost, in: 4...16)
         emailEnumerationProtection = read.bool("emailEnumerationProtection") ?? true
+        recentLoginSeconds = read.int("security.recentLoginSeconds", default: recentLoginSeconds, in: 1...86_400)
         if let secret = serverSecret, secret.utf8.count < 32 {
             read.problems.add("security.serverSecret", "must be at least 32 bytes long")
         }

@@ -13,11 +13,25 @@ package struct AccountLookup: Sendable {
     /// The account behind a valid ID token. Tokens issued before the account's `validSince` (a revocation,
     /// or the password strip of an email-link takeover) are `TOKEN_EXPIRED`.
     package func account(idToken: String) async throws -> Account {
+        try await authenticate(idToken: idToken).account
+    }
+
+    /// The account and the verified claims of an ID token, with the same checks as `account(idToken:)`.
+    package func authenticate(idToken: String) async throws -> (account: Account, claims: IDTokenClaims) {
         let claims = try await tokens.verifyIDToken(idToken)
         guard let account = try await store.read({ try $0.account(id: claims.userID) }) else { throw SignInError.userNotFound }
         guard claims.issuedAt.value >= account.validSince else { throw SignInError.tokenExpired }
         guard !account.isDisabled else { throw SignInError.userDisabled }
-        return account
+        return (account, claims)
+    }
+
+    /// The accounts with any of these ids or addresses (admin lookup), each once.
+    package func accounts(ids: [String], emails: [EmailAddress]) async throws -> [Account] {
+        try await store.read { transaction in
+            let found = try ids.compactMap { try transaction.account(id: $0) } + emails.compactMap { try transaction.account(email: $0) }
+            var seen = Set<String>()
+            return found.filter { seen.insert($0.id).inserted }
+        }
     }
 
     /// How `email` can sign in, or `nil` when no account has it.

@@ -48,8 +48,10 @@ package struct LinkIssuer: Sendable {
         self.logsLinks = logsLinks
     }
 
-    /// Creates the code, stores its hash with the sealed email, and wakes the outbox.
-    package func issue(_ request: Request, logger: Logger) async throws {
+    /// Creates the code, stores its hash with the sealed email, and wakes the outbox. With `sendsEmail` false
+    /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead.
+    @discardableResult
+    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: SignInLink) {
         let code = ServerSecret.makeToken()
         let now = clock.now
         let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
@@ -63,12 +65,13 @@ package struct LinkIssuer: Sendable {
         try await store.write { transaction in
             try transaction.insert(pending)
             try transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
-            try transaction.enqueue(queued)
+            if sendsEmail { try transaction.enqueue(queued) }
         }
-        outbox.nudge()
+        if sendsEmail { outbox.nudge() }
         logger.debug("Sign-in link issued", metadata: ["email": "\(request.email.redacted)"])
         if logsLinks {
             logger.debug("Development mode: sign-in link", metadata: ["link": "\(link.url)"])
         }
+        return (code, link)
     }
 }

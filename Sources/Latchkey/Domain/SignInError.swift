@@ -31,6 +31,7 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingIdentifier
     case invalidIdentifier
     case operationNotAllowed
+    case credentialTooOld
     case invalidGrantType
     case tokenExpired
 
@@ -66,6 +67,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingIdentifier: "MISSING_IDENTIFIER"
         case .invalidIdentifier: "INVALID_IDENTIFIER"
         case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
+        case .credentialTooOld: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
         }
     }
 

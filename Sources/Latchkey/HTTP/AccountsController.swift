@@ -6,6 +6,7 @@ import Hummingbird
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
+    let admin: AdminAuthorization
     let enumerationProtection: Bool
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -65,6 +66,20 @@ struct AccountsController {
             let disabled: Bool?
             let createdAt: String
             let lastLoginAt: String?
+
+            init(_ account: Account) {
+                func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+                let email = account.email.value
+                localId = account.id
+                self.email = email
+                emailVerified = account.isEmailVerified
+                passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="  // "REDACTED", as Firebase answers
+                providerUserInfo = [.init(providerId: "password", federatedId: email, email: email, rawId: email)]
+                validSince = String(Int64(account.validSince.timeIntervalSince1970))
+                disabled = account.isDisabled ? true : nil
+                createdAt = milliseconds(account.createdAt)
+                lastLoginAt = account.lastSignInAt.map(milliseconds)
+            }
         }
         var kind = "identitytoolkit#GetAccountInfoResponse"
         let users: [User]
@@ -110,17 +125,24 @@ struct AccountsController {
 
     @Sendable func lookupAccount(_ request: Request, context: AppRequestContext) async throws -> LookupResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
+        if try admin.isAdmin(request), body["idToken"] == nil {
+            let ids = (body["localId"].map(Self.strings) ?? []).prefix(100)
+            let emails = (body["email"].map(Self.strings) ?? []).prefix(100).compactMap(EmailAddress.init)
+            let accounts = try await lookup.accounts(ids: Array(ids), emails: emails)
+            return LookupResponse(users: accounts.map(LookupResponse.User.init))
+        }
         guard let idToken = try IdentityToolkitController.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty else {
             throw SignInError.invalidIDToken
         }
-        let account = try await lookup.account(idToken: idToken)
-        func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
-        let user = LookupResponse.User(
-            localId: account.id, email: account.email.value, emailVerified: account.isEmailVerified,
-            passwordHash: account.passwordHash == nil ? nil : "UkVEQUNURUQ=",  // "REDACTED", as Firebase answers clients
-            providerUserInfo: [.init(providerId: "password", federatedId: account.email.value, email: account.email.value, rawId: account.email.value)],
-            validSince: String(Int64(account.validSince.timeIntervalSince1970)), disabled: account.isDisabled ? true : nil,
-            createdAt: milliseconds(account.createdAt), lastLoginAt: account.lastSignInAt.map(milliseconds))
-        return LookupResponse(users: [user])
+        return LookupResponse(users: [LookupResponse.User(try await lookup.account(idToken: idToken))])
+    }
+
+    /// A string or a list of strings, as the admin lookup takes `localId` and `email`.
+    static func strings(_ value: JSONValue) -> [String] {
+        switch value {
+        case .string(let string): [string]
+        case .array(let values): values.compactMap(\.stringValue)
+        default: []
+        }
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 struct IdentityToolkitController {
     let issuer: LinkIssuer
     let completer: LinkCompleter
+    let admin: AdminAuthorization
     let authorizedDomains: Set<String>
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -16,6 +17,9 @@ struct IdentityToolkitController {
     struct SendOobCodeResponse: ResponseEncodable {
         var kind = "identitytoolkit#GetOobConfirmationCodeResponse"
         let email: String
+        /// Only for an admin's `returnOobLink: true`.
+        var oobCode: String?
+        var oobLink: String?
     }
 
     /// Firebase's `EmailLinkSigninResponse`.
@@ -52,12 +56,15 @@ struct IdentityToolkitController {
             authorizedDomains: authorizedDomains)
         let language = LanguageTag.preferred(
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
-        try await issuer.issue(
+        let returnsLink = body["returnOobLink"]?.boolValue == true
+        if returnsLink, try !admin.isAdmin(request) { throw APIError.unauthenticated }
+        let issued = try await issuer.issue(
             .init(
                 email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
                 requester: RequesterSummary(ipAddress: context.clientIP, userAgent: request.headers[.userAgent])),
-            logger: context.logger)
-        return SendOobCodeResponse(email: email.value)
+            sendsEmail: !returnsLink, logger: context.logger)
+        guard returnsLink else { return SendOobCodeResponse(email: email.value) }
+        return SendOobCodeResponse(email: email.value, oobCode: issued.code, oobLink: issued.link.url)
     }
 
     @Sendable func signInWithEmailLink(_ request: Request, context: AppRequestContext) async throws -> EmailLinkSigninResponse {

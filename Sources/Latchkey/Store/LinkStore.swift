@@ -51,6 +51,8 @@ package protocol StoreTransaction {
     func account(id: String) throws -> Account?
     func insert(_ account: Account) throws
     func update(_ account: Account) throws
+    /// Deletes the account; its refresh tokens go with it.
+    func deleteAccount(id: String) throws
 
     func insert(_ token: RefreshToken) throws
     func refreshToken(hash: Data) throws -> RefreshToken?

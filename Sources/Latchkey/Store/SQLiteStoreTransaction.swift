@@ -78,6 +78,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
             arguments: Self.arguments(account) + [account.id])
     }
 
+    func deleteAccount(id: String) throws {
+        try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+    }
+
     func insert(_ token: RefreshToken) throws {
         try db.execute(
             sql: """

@@ -9,6 +9,7 @@ struct TestWorkspace {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let apiKey = "test-api-key"
+    static let adminToken = "test-admin-token-0123456789"
     static let publicURL = "https://auth.example.com"
 
     var databasePath: String { directory.appendingPathComponent("latchkey.sqlite").path }
@@ -20,6 +21,7 @@ struct TestWorkspace {
             "projectId": "test-project",
             "publicURL": Self.publicURL,
             "apiKeys": [Self.apiKey],
+            "adminTokens": [Self.adminToken],
             "authorizedDomains": ["app.example.com", "localhost"],
             "templatesDirectory": Self.repositoryRoot.appendingPathComponent("templates").path,
             "storage": ["sqlite": ["path": databasePath]],

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+
+/// `accounts:update` and `accounts:delete`, for the signed-in user or an admin.
+package struct AccountAdministration: Sendable {
+    let store: any LinkStore
+    let hasher: PasswordHasher
+    let clock: any WallClock
+    let minter: SessionMinter
+    let recentLogin: TimeInterval
+
+    package init(store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, recentLogin: TimeInterval) {
+        self.store = store
+        self.hasher = hasher
+        self.clock = clock
+        self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.recentLogin = recentLogin
+    }
+
+    /// Applies `changes`; a password change ends every other session and returns a fresh one.
+    package func update(_ account: Account, with changes: AccountChanges, by actor: AccountActor, logger: Logger) async throws -> (Account, Session?) {
+        if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
+        var passwordHash: String?
+        if let password = changes.password { passwordHash = try await hasher.hash(password) }
+        let refresh = minter.makeRefreshToken()
+        let now = clock.now
+        let newHash = passwordHash
+        let updated = try await store.write { transaction -> Account? in
+            guard var current = try transaction.account(id: account.id) else { return nil }
+            if changes.deletesPassword { current.passwordHash = nil }
+            if let isDisabled = changes.isDisabled { current.isDisabled = isDisabled }
+            if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
+            let revokesSessions = newHash != nil || changes.validSince != nil || changes.isDisabled == true
+            if let newHash { current.passwordHash = newHash }
+            if revokesSessions {
+                current.validSince = max(current.validSince, (changes.validSince ?? now).wholeSeconds)
+                try transaction.revokeRefreshTokens(accountID: current.id, at: now)
+            }
+            try transaction.update(current)
+            if newHash != nil {
+                try transaction.insert(
+                    RefreshToken(tokenHash: refresh.hash, accountID: current.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+            }
+            return current
+        }
+        guard let updated else { throw SignInError.userNotFound }
+        logger.debug("Account updated", metadata: ["account": "\(updated.id)"])
+        guard passwordHash != nil else { return (updated, nil) }
+        // The new session starts with the password change itself; validSince is whole seconds, so is iat.
+        return (updated, try await minter.session(for: updated, authTime: now, refreshToken: refresh.token, now: now, isNewUser: false))
+    }
+
+    /// Deletes the account and its sessions. Pending sign-in links for its address stay harmless: completing one
+    /// creates a fresh account.
+    package func delete(_ account: Account, by actor: AccountActor, logger: Logger) async throws {
+        if case .user(let claims) = actor { try requireRecentLogin(claims) }
+        try await store.write { try $0.deleteAccount(id: account.id) }
+        logger.debug("Account deleted", metadata: ["account": "\(account.id)"])
+    }
+
+    private func requireRecentLogin(_ claims: IDTokenClaims) throws(SignInError) {
+        guard clock.now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin else { throw .credentialTooOld }
+    }
+}

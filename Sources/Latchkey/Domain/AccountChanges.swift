@@ -1,0 +1,26 @@
+import Foundation
+
+/// What `accounts:update` may change. Fields left `nil` stay as they are.
+package struct AccountChanges: Sendable {
+    /// A new password, already checked against the length rules.
+    package var password: String?
+    /// `deleteProvider: ["password"]`: the password goes, email-link sign-in stays.
+    package var deletesPassword = false
+    /// Revokes every session issued before this instant.
+    package var validSince: Date?
+    /// Admin only.
+    package var isDisabled: Bool?
+    /// Admin only.
+    package var isEmailVerified: Bool?
+
+    package init() {}
+
+    /// Changes that a signed-in user may only make shortly after proving who they are.
+    var isSensitive: Bool { password != nil }
+}
+
+/// Who asks for a change: the account's own user (through an ID token) or an admin token.
+package enum AccountActor: Sendable {
+    case user(IDTokenClaims)
+    case admin
+}

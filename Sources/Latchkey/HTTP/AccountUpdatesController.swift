@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+
+/// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`).
+struct AccountUpdatesController {
+    let administration: AccountAdministration
+    let lookup: AccountLookup
+    let admin: AdminAuthorization
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self)
+            .post("accounts:update", use: update)
+            .post("accounts:delete", use: delete)
+    }
+
+    /// Firebase's `SetAccountInfoResponse`; tokens only when the password changed.
+    struct UpdateResponse: ResponseEncodable {
+        var kind = "identitytoolkit#SetAccountInfoResponse"
+        let localId: String
+        let email: String
+        let emailVerified: Bool
+        let passwordHash: String?
+        let providerUserInfo: [AccountsController.LookupResponse.User.ProviderInfo]
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+    }
+
+    /// Firebase's `DeleteAccountResponse`.
+    struct DeleteResponse: ResponseEncodable {
+        var kind = "identitytoolkit#DeleteAccountResponse"
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> UpdateResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        let (account, actor) = try await subject(of: body, request)
+        var changes = AccountChanges()
+        if let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword) {
+            changes.password = try PasswordHasher.validate(password)
+        }
+        changes.deletesPassword = body["deleteProvider"].map(AccountsController.strings)?.contains("password") ?? false
+        changes.validSince = body["validSince"]?.intValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        if case .admin = actor {
+            changes.isDisabled = body["disableUser"]?.boolValue
+            changes.isEmailVerified = body["emailVerified"]?.boolValue
+        }
+        let (updated, session) = try await administration.update(account, with: changes, by: actor, logger: context.logger)
+        let user = AccountsController.LookupResponse.User(updated)
+        return UpdateResponse(
+            localId: updated.id, email: user.email, emailVerified: user.emailVerified, passwordHash: user.passwordHash,
+            providerUserInfo: user.providerUserInfo, idToken: session?.idToken, refreshToken: session?.refreshToken,
+            expiresIn: session.map { String($0.expiresIn) })
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> DeleteResponse {
+        let body = try await RequestBody.jsonObject(request, context: context)
+        let (account, actor) = try await subject(of: body, request)
+        try await administration.delete(account, by: actor, logger: context.logger)
+        return DeleteResponse()
+    }
+
+    /// The account a request is about: the ID token's own, or for an admin any `localId`.
+    private func subject(of body: JSONValue, _ request: Request) async throws -> (Account, AccountActor) {
+        if try admin.isAdmin(request), body["idToken"] == nil {
+            guard let id = body["localId"]?.stringValue, !id.isEmpty else { throw SignInError.userNotFound }
+            guard let account = try await lookup.accounts(ids: [id], emails: []).first else { throw SignInError.userNotFound }
+            return (account, .admin)
+        }
+        guard let idToken = try IdentityToolkitController.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty else {
+            throw SignInError.invalidIDToken
+        }
+        let (account, claims) = try await lookup.authenticate(idToken: idToken)
+        return (account, .user(claims))
+    }
+}

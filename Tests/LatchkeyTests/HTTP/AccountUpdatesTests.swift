@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Latchkey
+import Testing
+
+@Suite struct AccountUpdatesTests {
+    let adminHeaders: HTTPFields = [.authorization: "Bearer \(TestWorkspace.adminToken)"]
+
+    /// Signs Alice in by link and returns the sign-in response.
+    func signIn(_ client: any TestClientProtocol, _ mailbox: Mailbox, at index: Int = 0) async throws -> [String: Any] {
+        try await client.sendLink()
+        return try await client.complete(code: try await mailbox.code(at: index)).json
+    }
+
+    @Test func aRecentSessionCanSetAPasswordWhichEndsOtherSessions() async throws {
+        let clock = FixedClock(Date().addingTimeInterval(-60))
+        try await withApp(clock: clock) { client, _, mailbox in
+            let first = try await signIn(client, mailbox)
+            let other = try await signIn(client, mailbox, at: 1)
+            clock.advance(by: 5)
+            let idToken = try #require(first["idToken"] as? String)
+            let response = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","password":"new-password"}"#)
+            #expect(response.status == .ok)
+            let body = try response.json
+            #expect(body["kind"] as? String == "identitytoolkit#SetAccountInfoResponse")
+            let newToken = try #require(body["idToken"] as? String)
+            #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(newToken)"}"#).status == .ok)
+            #expect(try await client.refresh(try #require(other["refreshToken"] as? String)).errorMessage == "TOKEN_EXPIRED")
+            let login = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"alice@example.com","password":"new-password"}"#)
+            #expect(login.status == .ok)
+        }
+    }
+
+    @Test func sensitiveChangesNeedARecentSignIn() async throws {
+        let clock = FixedClock(Date().addingTimeInterval(-600))
+        try await withApp(clock: clock) { client, _, mailbox in
+            let idToken = try #require(try await signIn(client, mailbox)["idToken"] as? String)
+            clock.advance(by: 301)
+            let update = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","password":"new-password"}"#)
+            #expect(update.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            let delete = try await client.post("/v1/accounts:delete", json: #"{"idToken":"\#(idToken)"}"#)
+            #expect(delete.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        }
+    }
+
+    @Test func unlinkingThePasswordKeepsEmailLinkSignIn() async throws {
+        try await withApp(["emailEnumerationProtection": false]) { client, _, mailbox in
+            let idToken = try #require(try await signIn(client, mailbox)["idToken"] as? String)
+            _ = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","password":"a-password"}"#)
+            let uri = #"{"identifier":"alice@example.com","continueUri":"https://app.example.com"}"#
+            #expect(try await client.post("/v1/accounts:createAuthUri", json: uri).json["signinMethods"] as? [String] == ["password", "emailLink"])
+            let unlink = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","deleteProvider":["password"]}"#)
+            #expect(unlink.status == .ok)
+            #expect(try await client.post("/v1/accounts:createAuthUri", json: uri).json["signinMethods"] as? [String] == ["emailLink"])
+            try await client.sendLink()
+            #expect(try await client.complete(code: try await mailbox.code(at: 1)).status == .ok)
+        }
+    }
+
+    @Test func validSinceRevokesEveryEarlierSession() async throws {
+        let clock = FixedClock(Date().addingTimeInterval(-60))
+        try await withApp(clock: clock) { client, _, mailbox in
+            let session = try await signIn(client, mailbox)
+            let idToken = try #require(session["idToken"] as? String)
+            clock.advance(by: 5)
+            let now = Int(clock.now.timeIntervalSince1970)
+            #expect(try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","validSince":"\#(now)"}"#).status == .ok)
+            #expect(try await client.refresh(try #require(session["refreshToken"] as? String)).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(idToken)"}"#).errorMessage == "TOKEN_EXPIRED")
+        }
+    }
+
+    @Test func adminsLookUpDisableAndDeleteAnyAccount() async throws {
+        try await withApp { client, _, mailbox in
+            let session = try await signIn(client, mailbox)
+            let localID = try #require(session["localId"] as? String)
+            let found = try await client.post("/v1/accounts:lookup", json: #"{"email":["alice@example.com"]}"#, headers: adminHeaders)
+            #expect((try found.json["users"] as? [[String: Any]])?.first?["localId"] as? String == localID)
+
+            let disable = try await client.post("/v1/accounts:update", json: #"{"localId":"\#(localID)","disableUser":true}"#, headers: adminHeaders)
+            #expect(disable.status == .ok)
+            #expect(try await client.refresh(try #require(session["refreshToken"] as? String)).errorMessage == "TOKEN_EXPIRED")
+            try await client.sendLink()
+            #expect(try await client.complete(code: try await mailbox.code(at: 1)).errorMessage == "USER_DISABLED")
+
+            #expect(try await client.post("/v1/accounts:delete", json: #"{"localId":"\#(localID)"}"#, headers: adminHeaders).status == .ok)
+            let gone = try await client.post("/v1/accounts:lookup", json: #"{"localId":["\#(localID)"]}"#, headers: adminHeaders)
+            #expect((try gone.json["users"] as? [[String: Any]])?.isEmpty == true)
+        }
+    }
+
+    @Test func aDeletedAccountsPendingCodesCreateAFreshAccount() async throws {
+        try await withApp { client, _, mailbox in
+            let session = try await signIn(client, mailbox)
+            try await client.sendLink()
+            let pending = try await mailbox.code(at: 1)
+            let idToken = try #require(session["idToken"] as? String)
+            #expect(try await client.post("/v1/accounts:delete", json: #"{"idToken":"\#(idToken)"}"#).status == .ok)
+            let fresh = try await client.complete(code: pending).json
+            #expect(fresh["isNewUser"] as? Bool == true)
+            #expect(fresh["localId"] as? String != session["localId"] as? String)
+        }
+    }
+
+    @Test func returnOobLinkIsForAdminsAndSendsNoMail() async throws {
+        try await withApp { client, _, mailbox in
+            let body = #"{"requestType":"EMAIL_SIGNIN","email":"bob@example.com","continueUrl":"https://app.example.com/","returnOobLink":true}"#
+            #expect(try await client.post("/v1/accounts:sendOobCode", json: body).errorMessage == "Request had invalid authentication credentials.")
+            let wrong: HTTPFields = [.authorization: "Bearer not-the-token"]
+            #expect(try await client.post("/v1/accounts:sendOobCode", json: body, headers: wrong).status == .unauthorized)
+            let response = try await client.post("/v1/accounts:sendOobCode", json: body, headers: adminHeaders).json
+            let code = try #require(response["oobCode"] as? String)
+            #expect((response["oobLink"] as? String)?.hasPrefix(TestWorkspace.publicURL + "/__/auth/action?mode=signIn&oobCode=\(code)") == true)
+            #expect(try await client.complete(email: "bob@example.com", code: code).status == .ok)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(mailbox.messages().isEmpty)
+        }
+    }
+}
