@@ -42,7 +42,8 @@ package func buildApplication(
     let router = buildRouter(
         configuration: configuration,
         identityToolkit: IdentityToolkitController(
-            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens), admin: admin,
+            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens), lookup: lookup,
+            admin: admin,
             authorizedDomains: configuration.authorizedDomains),
         accounts: AccountsController(
             passwords: PasswordAccounts(

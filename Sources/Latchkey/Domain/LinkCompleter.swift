@@ -20,7 +20,11 @@ package struct LinkCompleter: Sendable {
     /// A wrong email leaves the code usable (up to `PendingRequest.maximumMismatches` times); a disabled
     /// account consumes it. Taking over an account whose email was never verified strips its password and
     /// ends its other sessions, so whoever registered the address first loses access.
-    package func complete(email: EmailAddress, code: String, logger: Logger) async throws -> Session {
+    ///
+    /// With `signedIn` (the request carried a valid ID token) the proven address is linked to that account instead:
+    /// its own address re-authenticates it (a fresh `auth_time`), another free address becomes its verified email,
+    /// and an address another account owns is `EMAIL_EXISTS` with the code left unused.
+    package func complete(email: EmailAddress, code: String, signedIn: Account? = nil, logger: Logger) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
@@ -33,9 +37,21 @@ package struct LinkCompleter: Sendable {
                 try transaction.recordMismatch(pendingRequestID: id)
                 return .refused(.emailMismatch)
             }
+            let existing = try transaction.account(email: email)
+            if let signedIn, let existing, existing.id != signedIn.id { return .refused(.emailExists) }
             guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
 
-            let existing = try transaction.account(email: email)
+            if let signedIn {
+                guard var account = try transaction.account(id: signedIn.id) else { return .refused(.userNotFound) }
+                guard !account.isDisabled else { return .refused(.userDisabled) }
+                account.email = email
+                account.isEmailVerified = true
+                account.lastSignInAt = now
+                try transaction.update(account)
+                try transaction.insert(
+                    RefreshToken(tokenHash: refresh.hash, accountID: account.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+                return .accepted((account, false))
+            }
             var account = existing ?? Account(id: Account.makeID(), email: email, isEmailVerified: true, validSince: now.wholeSeconds, createdAt: now)
             guard !account.isDisabled else { return .refused(.userDisabled) }
             if !account.isEmailVerified {

@@ -4,6 +4,7 @@ import Hummingbird
 struct IdentityToolkitController {
     let issuer: LinkIssuer
     let completer: LinkCompleter
+    let lookup: AccountLookup
     let admin: AdminAuthorization
     let authorizedDomains: Set<String>
 
@@ -72,7 +73,12 @@ struct IdentityToolkitController {
         let email = try Self.email(in: body)
         guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
         guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
-        let session = try await completer.complete(email: email, code: code, logger: context.logger)
+        // A linking request's token is checked before the code, so a stale session never spends a code.
+        var signedIn: Account?
+        if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {
+            signedIn = try await lookup.account(idToken: idToken)
+        }
+        let session = try await completer.complete(email: email, code: code, signedIn: signedIn, logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: session.account.email.value, isNewUser: session.isNewUser)
