@@ -1,9 +1,9 @@
 import Foundation
 
-/// A user of the project, found or created when an email link is completed.
+/// A user of the project, found or created when an email link is completed; anonymous until it has an email.
 package struct Account: Sendable, Equatable {
     package var id: String
-    package var email: EmailAddress
+    package var email: EmailAddress?
     package var isEmailVerified: Bool
     package var passwordHash: String?
     package var isDisabled: Bool
@@ -11,10 +11,12 @@ package struct Account: Sendable, Equatable {
     package var validSince: Date
     package var createdAt: Date
     package var lastSignInAt: Date?
+    package var displayName: String?
+    package var photoURL: String?
 
     package init(
-        id: String, email: EmailAddress, isEmailVerified: Bool, passwordHash: String? = nil, isDisabled: Bool = false,
-        validSince: Date, createdAt: Date, lastSignInAt: Date? = nil
+        id: String, email: EmailAddress?, isEmailVerified: Bool, passwordHash: String? = nil, isDisabled: Bool = false,
+        validSince: Date, createdAt: Date, lastSignInAt: Date? = nil, displayName: String? = nil, photoURL: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -24,7 +26,12 @@ package struct Account: Sendable, Equatable {
         self.validSince = validSince
         self.createdAt = createdAt
         self.lastSignInAt = lastSignInAt
+        self.displayName = displayName
+        self.photoURL = photoURL
     }
+
+    /// Firebase's `sign_in_provider` for this account's sessions.
+    package var signInProvider: String { email == nil ? "anonymous" : "password" }
 
     /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG.
     package static func makeID() -> String {

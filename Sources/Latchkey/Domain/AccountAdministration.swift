@@ -25,12 +25,22 @@ package struct AccountAdministration: Sendable {
         let refresh = minter.makeRefreshToken()
         let now = clock.now
         let newHash = passwordHash
-        let updated = try await store.write { transaction -> Account? in
-            guard var current = try transaction.account(id: account.id) else { return nil }
+        let verdict = try await store.write { transaction -> Verdict<Account> in
+            guard var current = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
+            if let email = changes.email, email != current.email {
+                guard try transaction.account(email: email) == nil else { return .refused(.emailExists) }
+                current.email = email
+                current.isEmailVerified = false
+            }
+            if let displayName = changes.displayName { current.displayName = displayName }
+            if let photoURL = changes.photoURL { current.photoURL = photoURL }
+            if changes.deletesDisplayName { current.displayName = nil }
+            if changes.deletesPhotoURL { current.photoURL = nil }
             if changes.deletesPassword { current.passwordHash = nil }
             if let isDisabled = changes.isDisabled { current.isDisabled = isDisabled }
             if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
-            let revokesSessions = newHash != nil || changes.validSince != nil || changes.isDisabled == true
+            // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
+            let revokesSessions = newHash != nil || changes.validSince != nil
             if let newHash { current.passwordHash = newHash }
             if revokesSessions {
                 current.validSince = max(current.validSince, (changes.validSince ?? now).wholeSeconds)
@@ -41,9 +51,9 @@ package struct AccountAdministration: Sendable {
                 try transaction.insert(
                     RefreshToken(tokenHash: refresh.hash, accountID: current.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
             }
-            return current
+            return .accepted(current)
         }
-        guard let updated else { throw SignInError.userNotFound }
+        let updated = try verdict.get()
         logger.debug("Account updated", metadata: ["account": "\(updated.id)"])
         guard passwordHash != nil else { return (updated, nil) }
         // The new session starts with the password change itself; validSince is whole seconds, so is iat.

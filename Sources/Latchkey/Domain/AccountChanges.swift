@@ -8,6 +8,12 @@ package struct AccountChanges: Sendable {
     package var deletesPassword = false
     /// Revokes every session issued before this instant.
     package var validSince: Date?
+    /// A new address; it starts unverified.
+    package var email: EmailAddress?
+    package var displayName: String?
+    package var photoURL: String?
+    package var deletesDisplayName = false
+    package var deletesPhotoURL = false
     /// Admin only.
     package var isDisabled: Bool?
     /// Admin only.
@@ -16,7 +22,7 @@ package struct AccountChanges: Sendable {
     package init() {}
 
     /// Changes that a signed-in user may only make shortly after proving who they are.
-    var isSensitive: Bool { password != nil }
+    var isSensitive: Bool { password != nil || email != nil }
 }
 
 /// Who asks for a change: the account's own user (through an ID token) or an admin token.

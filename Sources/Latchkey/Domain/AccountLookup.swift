@@ -49,6 +49,6 @@ package enum SignInMethod: String, Sendable {
 extension Account {
     /// A password while one is set; email link once the address is proven, which completing a link does.
     package var signInMethods: [SignInMethod] {
-        (passwordHash != nil ? [.password] : []) + (isEmailVerified ? [.emailLink] : [])
+        (passwordHash != nil ? [.password] : []) + (email != nil && isEmailVerified ? [.emailLink] : [])
     }
 }

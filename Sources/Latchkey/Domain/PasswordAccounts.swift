@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Email-and-password accounts: Firebase's `signUp` and `signInWithPassword`.
+/// Firebase's `signUp` (with a password, or anonymous) and `signInWithPassword`.
 ///
 /// A password account's email stays unverified until its owner completes an email link, which then strips
 /// the password (see `LinkCompleter`), so registering someone else's address gains nothing lasting.
@@ -22,15 +22,18 @@ package struct PasswordAccounts: Sendable {
         self.enumerationProtection = enumerationProtection
     }
 
-    /// Creates an unverified account with a password and signs it in.
-    package func signUp(email: EmailAddress, password: String, logger: Logger) async throws -> Session {
-        let passwordHash = try await hasher.hash(password)
+    /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
+    /// An anonymous account gets an address later by completing an email link with its ID token.
+    package func signUp(email: EmailAddress?, password: String?, logger: Logger) async throws -> Session {
+        var passwordHash: String?
+        if let password { passwordHash = try await hasher.hash(password) }
+        let newHash = passwordHash
         let refresh = minter.makeRefreshToken()
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
-            guard try transaction.account(email: email) == nil else { return .refused(.emailExists) }
+            if let email, try transaction.account(email: email) != nil { return .refused(.emailExists) }
             let account = Account(
-                id: Account.makeID(), email: email, isEmailVerified: false, passwordHash: passwordHash, validSince: now.wholeSeconds, createdAt: now,
+                id: Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
                 lastSignInAt: now)
             try transaction.insert(account)
             try transaction.insert(
@@ -38,7 +41,7 @@ package struct PasswordAccounts: Sendable {
             return .accepted(account)
         }
         let account = try verdict.get()
-        logger.debug("Password account created", metadata: ["account": "\(account.id)"])
+        logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
         return try await minter.session(for: account, authTime: now, refreshToken: refresh.token, now: now, isNewUser: true)
     }
 

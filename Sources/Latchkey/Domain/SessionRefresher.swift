@@ -24,14 +24,13 @@ package struct SessionRefresher: Sendable {
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<(Account, authTime: Date)> in
             guard let stored = try transaction.refreshToken(hash: tokenHash), let id = stored.id else { return .refused(.invalidRefreshToken) }
-            let account = try transaction.account(id: stored.accountID)
+            guard let account = try transaction.account(id: stored.accountID) else { return .refused(.userNotFound) }
+            guard !account.isDisabled else { return .refused(.userDisabled) }
             if stored.revokedAt != nil { return .refused(stored.isRevokedWithAccount ? .tokenExpired : .invalidRefreshToken) }
             guard try transaction.markRotated(refreshTokenID: id, at: now) else {
                 try transaction.revokeRefreshTokens(chainID: stored.chainID, at: now)
                 return .refused(.invalidRefreshToken)
             }
-            guard let account else { return .refused(.userNotFound) }
-            guard !account.isDisabled else { return .refused(.userDisabled) }
             try transaction.insert(
                 RefreshToken(tokenHash: next.hash, accountID: account.id, chainID: stored.chainID, authTime: stored.authTime, createdAt: now))
             return .accepted((account, stored.authTime))

@@ -30,8 +30,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidIDToken
     case missingIdentifier
     case invalidIdentifier
-    case operationNotAllowed
     case credentialTooOld
+    case invalidProfileAttribute
     case invalidGrantType
     case tokenExpired
 
@@ -66,8 +66,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidIDToken: "INVALID_ID_TOKEN"
         case .missingIdentifier: "MISSING_IDENTIFIER"
         case .invalidIdentifier: "INVALID_IDENTIFIER"
-        case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
         case .credentialTooOld: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+        case .invalidProfileAttribute: "INVALID_PROFILE_ATTRIBUTE"
         }
     }
 
@@ -78,7 +78,6 @@ package enum SignInError: Error, Sendable, Equatable {
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
         case .passwordTooLong: "Password should be at most 72 bytes"
-        case .operationNotAllowed: "Anonymous accounts are not supported yet."
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."
         case .invalidIOSBundleID: "The iOS bundle id must be a reverse-DNS identifier."
         case .invalidAndroidPackageName: "The Android package name must be a reverse-DNS identifier."

@@ -17,8 +17,10 @@ struct AccountUpdatesController {
     struct UpdateResponse: ResponseEncodable {
         var kind = "identitytoolkit#SetAccountInfoResponse"
         let localId: String
-        let email: String
+        let email: String?
         let emailVerified: Bool
+        let displayName: String?
+        let photoUrl: String?
         let passwordHash: String?
         let providerUserInfo: [AccountsController.LookupResponse.User.ProviderInfo]
         var idToken: String?
@@ -39,6 +41,12 @@ struct AccountUpdatesController {
             changes.password = try PasswordHasher.validate(password)
         }
         changes.deletesPassword = body["deleteProvider"].map(AccountsController.strings)?.contains("password") ?? false
+        if body["email"] != nil { changes.email = try IdentityToolkitController.email(in: body) }
+        changes.displayName = try Self.profileText(body["displayName"])
+        changes.photoURL = try Self.profileText(body["photoUrl"])
+        let deleted = Set(body["deleteAttribute"].map(AccountsController.strings) ?? [])
+        changes.deletesDisplayName = deleted.contains("DISPLAY_NAME")
+        changes.deletesPhotoURL = deleted.contains("PHOTO_URL")
         changes.validSince = body["validSince"]?.intValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         if case .admin = actor {
             changes.isDisabled = body["disableUser"]?.boolValue
@@ -47,7 +55,8 @@ struct AccountUpdatesController {
         let (updated, session) = try await administration.update(account, with: changes, by: actor, logger: context.logger)
         let user = AccountsController.LookupResponse.User(updated)
         return UpdateResponse(
-            localId: updated.id, email: user.email, emailVerified: user.emailVerified, passwordHash: user.passwordHash,
+            localId: updated.id, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
+            passwordHash: user.passwordHash,
             providerUserInfo: user.providerUserInfo, idToken: session?.idToken, refreshToken: session?.refreshToken,
             expiresIn: session.map { String($0.expiresIn) })
     }
@@ -57,6 +66,15 @@ struct AccountUpdatesController {
         let (account, actor) = try await subject(of: body, request)
         try await administration.delete(account, by: actor, logger: context.logger)
         return DeleteResponse()
+    }
+
+    /// A display name or photo URL: at most 2048 characters, no control characters (they reach ID tokens and emails).
+    static func profileText(_ value: JSONValue?) throws(SignInError) -> String? {
+        guard let text = try IdentityToolkitController.optionalString(value, else: .invalidProfileAttribute) else { return nil }
+        guard text.count <= 2048, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidProfileAttribute
+        }
+        return text
     }
 
     /// The account a request is about: the ID token's own, or for an admin any `localId`.

@@ -24,7 +24,7 @@ struct AccountsController {
         let refreshToken: String
         let expiresIn: String
         let localId: String
-        let email: String
+        let email: String?
     }
 
     /// Firebase's `VerifyPasswordResponse`.
@@ -58,8 +58,10 @@ struct AccountsController {
                 let rawId: String
             }
             let localId: String
-            let email: String
+            let email: String?
             let emailVerified: Bool
+            let displayName: String?
+            let photoUrl: String?
             let passwordHash: String?
             let providerUserInfo: [ProviderInfo]
             let validSince: String
@@ -69,12 +71,14 @@ struct AccountsController {
 
             init(_ account: Account) {
                 func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
-                let email = account.email.value
+                let email = account.email?.value
                 localId = account.id
                 self.email = email
                 emailVerified = account.isEmailVerified
+                displayName = account.displayName
+                photoUrl = account.photoURL
                 passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="  // "REDACTED", as Firebase answers
-                providerUserInfo = [.init(providerId: "password", federatedId: email, email: email, rawId: email)]
+                providerUserInfo = email.map { [.init(providerId: "password", federatedId: $0, email: $0, rawId: $0)] } ?? []
                 validSince = String(Int64(account.validSince.timeIntervalSince1970))
                 disabled = account.isDisabled ? true : nil
                 createdAt = milliseconds(account.createdAt)
@@ -87,13 +91,16 @@ struct AccountsController {
 
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> SignUpResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
-        if body["email"] == nil, body["password"] == nil { throw SignInError.operationNotAllowed }
-        let email = try IdentityToolkitController.email(in: body)
-        let password = try PasswordHasher.validate(try IdentityToolkitController.optionalString(body["password"], else: .missingPassword))
+        var email: EmailAddress?
+        var password: String?
+        if body["email"] != nil || body["password"] != nil {
+            email = try IdentityToolkitController.email(in: body)
+            password = try PasswordHasher.validate(try IdentityToolkitController.optionalString(body["password"], else: .missingPassword))
+        }
         let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
         return SignUpResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
-            email: email.value)
+            email: email?.value)
     }
 
     @Sendable func signInWithPassword(_ request: Request, context: AppRequestContext) async throws -> SignInWithPasswordResponse {

@@ -81,7 +81,7 @@ struct IdentityToolkitController {
         let session = try await completer.complete(email: email, code: code, signedIn: signedIn, logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
-            email: session.account.email.value, isNewUser: session.isNewUser)
+            email: email.value, isNewUser: session.isNewUser)
     }
 
     /// The `email` field: absent, null or empty is `MISSING_EMAIL`; anything but a valid address string is `INVALID_EMAIL`.

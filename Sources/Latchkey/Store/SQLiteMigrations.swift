@@ -62,6 +62,46 @@ enum SQLiteMigrations {
             // 0 for a chain revoked by theft detection: INVALID_REFRESH_TOKEN.
             try db.execute(sql: "ALTER TABLE refresh_tokens ADD COLUMN revoked_with_account INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3: anonymous accounts, profile fields, tokens outlive their account") { db in
+            // SQLite cannot relax NOT NULL or drop a foreign key in place, so both tables are rebuilt. Refresh tokens
+            // keep their rows when the account goes, so a refresh can answer USER_NOT_FOUND rather than a bare refusal.
+            try db.execute(
+                sql: """
+                    CREATE TABLE accounts_v3 (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        email TEXT UNIQUE,
+                        email_verified INTEGER NOT NULL DEFAULT 0,
+                        password_hash TEXT,
+                        disabled INTEGER NOT NULL DEFAULT 0,
+                        valid_since REAL NOT NULL,
+                        created_at REAL NOT NULL,
+                        last_sign_in_at REAL,
+                        display_name TEXT,
+                        photo_url TEXT
+                    );
+                    INSERT INTO accounts_v3 (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at)
+                        SELECT id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at FROM accounts;
+                    CREATE TABLE refresh_tokens_v3 (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        token_hash BLOB NOT NULL UNIQUE,
+                        account_id TEXT NOT NULL,
+                        chain_id TEXT NOT NULL,
+                        auth_time REAL NOT NULL,
+                        created_at REAL NOT NULL,
+                        rotated_at REAL,
+                        revoked_at REAL,
+                        revoked_with_account INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO refresh_tokens_v3 SELECT id, token_hash, account_id, chain_id, auth_time, created_at, rotated_at, revoked_at,
+                        revoked_with_account FROM refresh_tokens;
+                    DROP TABLE refresh_tokens;
+                    DROP TABLE accounts;
+                    ALTER TABLE accounts_v3 RENAME TO accounts;
+                    ALTER TABLE refresh_tokens_v3 RENAME TO refresh_tokens;
+                    CREATE INDEX refresh_tokens_by_chain ON refresh_tokens(chain_id);
+                    CREATE INDEX refresh_tokens_by_account ON refresh_tokens(account_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -62,8 +62,9 @@ struct SQLiteStoreTransaction: StoreTransaction {
     func insert(_ account: Account) throws {
         try db.execute(
             sql: """
-                INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at,
+                    display_name, photo_url)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: Self.arguments(account))
     }
@@ -72,7 +73,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
         try db.execute(
             sql: """
                 UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
-                    created_at = ?, last_sign_in_at = ?
+                    created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
                 WHERE id = ?
                 """,
             arguments: Self.arguments(account) + [account.id])
@@ -129,17 +130,18 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     private static func account(from row: Row) -> Account? {
-        guard let email = EmailAddress(row["email"]) else { return nil }
-        return Account(
-            id: row["id"], email: email, isEmailVerified: row["email_verified"], passwordHash: row["password_hash"], isDisabled: row["disabled"],
-            validSince: Date(timeIntervalSince1970: row["valid_since"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            lastSignInAt: date(row["last_sign_in_at"]))
+        Account(
+            id: row["id"], email: (row["email"] as String?).flatMap(EmailAddress.init), isEmailVerified: row["email_verified"],
+            passwordHash: row["password_hash"], isDisabled: row["disabled"], validSince: Date(timeIntervalSince1970: row["valid_since"]),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), lastSignInAt: date(row["last_sign_in_at"]), displayName: row["display_name"],
+            photoURL: row["photo_url"])
     }
 
     private static func arguments(_ account: Account) -> StatementArguments {
         [
-            account.id, account.email.value, account.isEmailVerified, account.passwordHash, account.isDisabled,
+            account.id, account.email?.value, account.isEmailVerified, account.passwordHash, account.isDisabled,
             account.validSince.timeIntervalSince1970, account.createdAt.timeIntervalSince1970, account.lastSignInAt?.timeIntervalSince1970,
+            account.displayName, account.photoURL,
         ]
     }
 }

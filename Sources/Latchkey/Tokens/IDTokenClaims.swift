@@ -20,8 +20,10 @@ package struct IDTokenClaims: JWTPayload, Equatable {
     package var issuedAt: IssuedAtClaim
     package var expiration: ExpirationClaim
     package var authTime: Int
-    package var email: String
-    package var emailVerified: Bool
+    package var email: String?
+    package var emailVerified: Bool?
+    package var name: String?
+    package var picture: String?
     package var firebase: FirebaseClaim
 
     enum CodingKeys: String, CodingKey {
@@ -34,6 +36,8 @@ package struct IDTokenClaims: JWTPayload, Equatable {
         case authTime = "auth_time"
         case email
         case emailVerified = "email_verified"
+        case name
+        case picture
         case firebase
     }
 

@@ -35,9 +35,11 @@ package struct TokenIssuer: Sendable {
             issuedAt: IssuedAtClaim(value: issuedAt),
             expiration: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(lifetime))),
             authTime: Int(authTime.wholeSeconds.timeIntervalSince1970),
-            email: account.email.value,
-            emailVerified: account.isEmailVerified,
-            firebase: .init(identities: ["email": [account.email.value]], signInProvider: "password")
+            email: account.email?.value,
+            emailVerified: account.email == nil ? nil : account.isEmailVerified,
+            name: account.displayName,
+            picture: account.photoURL,
+            firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: account.signInProvider)
         )
         return try await collection.sign(claims, kid: signingKeyID)
     }

@@ -80,11 +80,15 @@ import Testing
 
             let disable = try await client.post("/v1/accounts:update", json: #"{"localId":"\#(localID)","disableUser":true}"#, headers: adminHeaders)
             #expect(disable.status == .ok)
-            #expect(try await client.refresh(try #require(session["refreshToken"] as? String)).errorMessage == "TOKEN_EXPIRED")
+            let refreshToken = try #require(session["refreshToken"] as? String)
+            #expect(try await client.refresh(refreshToken).errorMessage == "USER_DISABLED")
+            let idToken = try #require(session["idToken"] as? String)
+            #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(idToken)"}"#).errorMessage == "USER_DISABLED")
             try await client.sendLink()
             #expect(try await client.complete(code: try await mailbox.code(at: 1)).errorMessage == "USER_DISABLED")
 
             #expect(try await client.post("/v1/accounts:delete", json: #"{"localId":"\#(localID)"}"#, headers: adminHeaders).status == .ok)
+            #expect(try await client.refresh(refreshToken).errorMessage == "USER_NOT_FOUND")
             let gone = try await client.post("/v1/accounts:lookup", json: #"{"localId":["\#(localID)"]}"#, headers: adminHeaders)
             #expect((try gone.json["users"] as? [[String: Any]])?.isEmpty == true)
         }
@@ -115,6 +119,52 @@ import Testing
             #expect(try await client.complete(email: "bob@example.com", code: code).status == .ok)
             try await Task.sleep(for: .milliseconds(200))
             #expect(mailbox.messages().isEmpty)
+        }
+    }
+
+    @Test func profileFieldsAreSetReadAndDeleted() async throws {
+        try await withApp { client, _, mailbox in
+            let idToken = try #require(try await signIn(client, mailbox)["idToken"] as? String)
+            let set = try await client.post(
+                "/v1/accounts:update", json: #"{"idToken":"\#(idToken)","displayName":"Alice A.","photoUrl":"https://img.example.com/a.png"}"#)
+            #expect(try set.json["displayName"] as? String == "Alice A.")
+            let user = try #require((try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(idToken)"}"#).json["users"] as? [[String: Any]])?.first)
+            #expect(user["displayName"] as? String == "Alice A." && user["photoUrl"] as? String == "https://img.example.com/a.png")
+
+            let cleared = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","deleteAttribute":["DISPLAY_NAME","PHOTO_URL"]}"#)
+            #expect(try cleared.json["displayName"] == nil && cleared.json["photoUrl"] == nil)
+            let control = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","displayName":"a\nb"}"#)
+            #expect(control.errorMessage == "INVALID_PROFILE_ATTRIBUTE")
+        }
+    }
+
+    @Test func changingTheEmailNeedsAFreeAddressAndLeavesItUnverified() async throws {
+        try await withApp { client, _, mailbox in
+            try await client.sendLink(to: "bob@example.com")
+            _ = try await client.complete(email: "bob@example.com", code: try await mailbox.code())
+            try await client.sendLink()
+            let idToken = try #require(try await client.complete(code: try await mailbox.code(at: 1)).json["idToken"] as? String)
+            let taken = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","email":"bob@example.com"}"#)
+            #expect(taken.errorMessage == "EMAIL_EXISTS")
+            let moved = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","email":"alice@new.example.com"}"#).json
+            #expect(moved["email"] as? String == "alice@new.example.com" && moved["emailVerified"] as? Bool == false)
+        }
+    }
+
+    @Test func anAnonymousAccountIsUpgradedByCompletingALink() async throws {
+        try await withApp { client, _, mailbox in
+            let anonymous = try await client.post("/v1/accounts:signUp", json: "{}").json
+            #expect(anonymous["email"] == nil)
+            let idToken = try #require(anonymous["idToken"] as? String)
+            let payload = try #require(Data(base64Encoded: idToken.split(separator: ".")[1].description.base64Padded))
+            #expect(String(decoding: payload, as: UTF8.self).contains(#""sign_in_provider":"anonymous""#))
+
+            try await client.sendLink()
+            let upgraded = try await client.post(
+                "/v1/accounts:signInWithEmailLink", json: #"{"email":"alice@example.com","oobCode":"\#(try await mailbox.code())","idToken":"\#(idToken)"}"#
+            ).json
+            #expect(upgraded["localId"] as? String == anonymous["localId"] as? String)
+            #expect(upgraded["isNewUser"] as? Bool == false && upgraded["email"] as? String == "alice@example.com")
         }
     }
 }
