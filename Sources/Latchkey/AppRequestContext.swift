@@ -2,12 +2,14 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The request context of every route: Hummingbird's core storage, the peer address, and the API key
-/// once `APIKeyMiddleware` has accepted it.
+/// The request context of every route: Hummingbird's core storage, the peer address, and who the caller is
+/// once `ClientAuthenticationMiddleware` has accepted it (an app's API key, or an admin token).
 package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
     package var apiKey: String?
+    /// Set by `ClientAuthenticationMiddleware` for a valid admin bearer token.
+    package var isAdmin = false
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

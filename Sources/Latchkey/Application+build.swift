@@ -39,22 +39,22 @@ package func buildApplication(
     let issuer = LinkIssuer(
         store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development)
+    let passwords = PasswordAccounts(
+        store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
+        enumerationProtection: configuration.security.emailEnumerationProtection)
     let router = buildRouter(
-        configuration: configuration,
+        projectID: configuration.projectID,
+        authentication: ClientAuthenticationMiddleware(apiKeys: configuration.apiKeys, admin: admin),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens), lookup: lookup,
-            admin: admin,
             authorizedDomains: configuration.authorizedDomains),
         accounts: AccountsController(
-            passwords: PasswordAccounts(
-                store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
-                enumerationProtection: configuration.security.emailEnumerationProtection),
-            lookup: lookup, admin: admin, enumerationProtection: configuration.security.emailEnumerationProtection),
+            passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
                 store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
                 recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
-            lookup: lookup, admin: admin),
+            passwords: passwords, lookup: lookup),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
         wellKnown: WellKnownController(tokens: tokens, publicURL: configuration.publicURL.absoluteString))
@@ -74,25 +74,4 @@ package func buildApplication(
             "mail": "\(configuration.mail.transport.rawValue)", "mode": "\(configuration.mode.rawValue)",
         ])
     return app
-}
-
-/// The routes, with their controllers passed in so tests can swap any dependency.
-func buildRouter(
-    configuration: AppConfiguration, identityToolkit: IdentityToolkitController, accounts: AccountsController,
-    accountUpdates: AccountUpdatesController, secureToken: SecureTokenController,
-    wellKnown: WellKnownController
-) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
-    router.addMiddleware {
-        RequestLoggingMiddleware()
-        ErrorMiddleware()
-    }
-    router.addRoutes(wellKnown.endpoints)
-    router.group("v1")
-        .add(middleware: APIKeyMiddleware(apiKeys: configuration.apiKeys))
-        .addRoutes(identityToolkit.endpoints)
-        .addRoutes(accounts.endpoints)
-        .addRoutes(accountUpdates.endpoints)
-        .addRoutes(secureToken.endpoints)
-    return router
 }

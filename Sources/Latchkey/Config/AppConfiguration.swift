@@ -20,7 +20,8 @@ import SystemPackage
 /// - `apiKeys` (list of strings, required): the API keys apps send as `?key=` or `x-goog-api-key`.
 /// - `adminTokens` (list of strings, secret, default none): `Authorization: Bearer` tokens that make a request
 ///   privileged (lookup, update, disable or delete any account; `returnOobLink`). Give them through
-///   `LATCHKEY_ADMIN_TOKENS` (comma-separated), at least 16 characters each.
+///   `LATCHKEY_ADMIN_TOKENS` (comma-separated). Use long random values; only a test setup should use
+///   Firebase's emulator convention `owner`.
 /// - `authorizedDomains` (list of strings, default the public URL's host): hosts a `continueUrl` may point at.
 /// - `templatesDirectory` (string, default `"templates"`).
 package struct AppConfiguration: Sendable {
@@ -74,7 +75,7 @@ package struct AppConfiguration: Sendable {
         self.apiKeys = Set(apiKeys)
 
         let adminTokens = read.stringArray("adminTokens", isSecret: true) ?? []
-        if adminTokens.contains(where: { $0.utf8.count < 16 }) { read.problems.add("adminTokens", "each token must be at least 16 characters") }
+        if adminTokens.contains(where: \.isEmpty) { read.problems.add("adminTokens", "tokens must not be empty") }
         self.adminTokens = adminTokens
 
         let publicHost = publicURL?.host()?.lowercased()

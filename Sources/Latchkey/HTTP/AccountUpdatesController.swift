@@ -4,8 +4,8 @@ import Hummingbird
 /// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`).
 struct AccountUpdatesController {
     let administration: AccountAdministration
+    let passwords: PasswordAccounts
     let lookup: AccountLookup
-    let admin: AdminAuthorization
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -35,7 +35,7 @@ struct AccountUpdatesController {
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> UpdateResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
-        let (account, actor) = try await subject(of: body, request)
+        let (account, actor) = try await subject(of: body, context)
         var changes = AccountChanges()
         if let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword) {
             changes.password = try PasswordHasher.validate(password)
@@ -53,17 +53,37 @@ struct AccountUpdatesController {
             changes.isEmailVerified = body["emailVerified"]?.boolValue
         }
         let (updated, session) = try await administration.update(account, with: changes, by: actor, logger: context.logger)
-        let user = AccountsController.LookupResponse.User(updated)
+        return response(for: updated, session: session)
+    }
+
+    private func response(for account: Account, session: Session?) -> UpdateResponse {
+        let user = AccountsController.LookupResponse.User(account)
         return UpdateResponse(
-            localId: updated.id, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
-            passwordHash: user.passwordHash,
-            providerUserInfo: user.providerUserInfo, idToken: session?.idToken, refreshToken: session?.refreshToken,
-            expiresIn: session.map { String($0.expiresIn) })
+            localId: account.id, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
+            passwordHash: user.passwordHash, providerUserInfo: user.providerUserInfo, idToken: session?.idToken,
+            refreshToken: session?.refreshToken, expiresIn: session.map { String($0.expiresIn) })
+    }
+
+    /// Firebase's admin `accounts` create (`POST /v1/projects/{projectId}/accounts`), used by the Admin SDKs'
+    /// `create_user`: an account with any of email, password, `emailVerified`, `displayName`, `photoUrl`, `disabled`.
+    @Sendable func createAccount(_ request: Request, context: AppRequestContext) async throws -> UpdateResponse {
+        guard context.isAdmin else { throw APIError.unauthenticated }
+        let body = try await RequestBody.jsonObject(request, context: context)
+        let email = body["email"] == nil ? nil : try IdentityToolkitController.email(in: body)
+        let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword).map(PasswordHasher.validate)
+        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
+        var changes = AccountChanges()
+        changes.displayName = try Self.profileText(body["displayName"])
+        changes.photoURL = try Self.profileText(body["photoUrl"])
+        changes.isDisabled = body["disabled"]?.boolValue
+        changes.isEmailVerified = body["emailVerified"]?.boolValue
+        let (account, _) = try await administration.update(session.account, with: changes, by: .admin, logger: context.logger)
+        return response(for: account, session: nil)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> DeleteResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
-        let (account, actor) = try await subject(of: body, request)
+        let (account, actor) = try await subject(of: body, context)
         try await administration.delete(account, by: actor, logger: context.logger)
         return DeleteResponse()
     }
@@ -78,8 +98,8 @@ struct AccountUpdatesController {
     }
 
     /// The account a request is about: the ID token's own, or for an admin any `localId`.
-    private func subject(of body: JSONValue, _ request: Request) async throws -> (Account, AccountActor) {
-        if try admin.isAdmin(request), body["idToken"] == nil {
+    private func subject(of body: JSONValue, _ context: AppRequestContext) async throws -> (Account, AccountActor) {
+        if context.isAdmin, body["idToken"] == nil {
             guard let id = body["localId"]?.stringValue, !id.isEmpty else { throw SignInError.userNotFound }
             guard let account = try await lookup.accounts(ids: [id], emails: []).first else { throw SignInError.userNotFound }
             return (account, .admin)

@@ -6,7 +6,6 @@ import Hummingbird
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
-    let admin: AdminAuthorization
     let enumerationProtection: Bool
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -132,7 +131,7 @@ struct AccountsController {
 
     @Sendable func lookupAccount(_ request: Request, context: AppRequestContext) async throws -> LookupResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
-        if try admin.isAdmin(request), body["idToken"] == nil {
+        if context.isAdmin, body["idToken"] == nil {
             let ids = (body["localId"].map(Self.strings) ?? []).prefix(100)
             let emails = (body["email"].map(Self.strings) ?? []).prefix(100).compactMap(EmailAddress.init)
             let accounts = try await lookup.accounts(ids: Array(ids), emails: emails)

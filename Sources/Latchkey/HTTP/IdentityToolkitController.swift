@@ -5,7 +5,6 @@ struct IdentityToolkitController {
     let issuer: LinkIssuer
     let completer: LinkCompleter
     let lookup: AccountLookup
-    let admin: AdminAuthorization
     let authorizedDomains: Set<String>
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -58,7 +57,7 @@ struct IdentityToolkitController {
         let language = LanguageTag.preferred(
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
         let returnsLink = body["returnOobLink"]?.boolValue == true
-        if returnsLink, try !admin.isAdmin(request) { throw APIError.unauthenticated }
+        if returnsLink, !context.isAdmin { throw APIError.unauthenticated }
         let issued = try await issuer.issue(
             .init(
                 email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",

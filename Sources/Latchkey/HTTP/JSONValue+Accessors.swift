@@ -1,9 +1,21 @@
+import Foundation
+
 /// Typed reads of a ``JSONValue``, returning nil on a type mismatch so request decoding can report the field it expected.
 extension JSONValue {
     /// The member named `key` of an object; nil for a missing member and for values that are not objects.
+    ///
+    /// Google's JSON mapping accepts a field under its camelCase and its snake_case name alike (`continueUrl`,
+    /// `continue_url`), so a member whose name differs only by underscores and letter case matches too; an exact
+    /// match wins.
     package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        if let exact = members[key] { return exact }
+        let wanted = Self.fieldName(key)
+        return members.first { Self.fieldName($0.key) == wanted }?.value
+    }
+
+    private static func fieldName(_ key: String) -> String {
+        key.replacingOccurrences(of: "_", with: "").lowercased()
     }
 
     package var stringValue: String? {

@@ -1,0 +1,54 @@
+import Hummingbird
+
+/// The routes, with their controllers passed in so tests can swap any dependency.
+///
+/// Every Identity Toolkit method answers under each path family Firebase clients use: `/v1/…`, the
+/// project-scoped `/v1/projects/{projectId}/…` of admin SDKs, the `/identitytoolkit.googleapis.com/…` and
+/// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
+func buildRouter(
+    projectID: String, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
+    accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController
+) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.addMiddleware {
+        RequestLoggingMiddleware()
+        ErrorMiddleware()
+    }
+    router.addRoutes(wellKnown.endpoints)
+
+    let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
+    for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
+        let group = router.group(RouterPath(prefix)).add(middleware: authentication)
+        methods.forEach { group.addRoutes($0) }
+        let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
+        methods.forEach { project.addRoutes($0) }
+        project.post("accounts", use: accountUpdates.createAccount)
+    }
+    for prefix in ["v1", "securetoken.googleapis.com/v1"] {
+        router.group(RouterPath(prefix)).add(middleware: authentication).addRoutes(secureToken.endpoints)
+    }
+    router.group("www.googleapis.com/identitytoolkit/v3/relyingparty").add(middleware: authentication)
+        .post("getOobConfirmationCode", use: identityToolkit.sendOobCode)
+        .post("emailLinkSignin", use: identityToolkit.signInWithEmailLink)
+        .post("createAuthUri", use: accounts.createAuthUri)
+        .post("getAccountInfo", use: accounts.lookupAccount)
+        .post("setAccountInfo", use: accountUpdates.update)
+        .post("deleteAccount", use: accountUpdates.delete)
+        .post("signupNewUser", use: accounts.signUp)
+        .post("verifyPassword", use: accounts.signInWithPassword)
+    return router
+}
+
+/// Refuses project-scoped paths that name another project.
+struct ProjectScopeMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let projectID: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard context.parameters.get("projectId") == projectID else {
+            throw APIError(status: .notFound, message: "PROJECT_NOT_FOUND", reason: "notFound", rpcStatus: "NOT_FOUND")
+        }
+        return try await next(request, context)
+    }
+}

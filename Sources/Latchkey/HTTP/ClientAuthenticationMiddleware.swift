@@ -1,0 +1,31 @@
+import HTTPTypes
+import Hummingbird
+
+/// Accepts a request from an app with a configured API key (`?key=` or `x-goog-api-key`), or from an admin
+/// with a bearer token, answering exactly as Google does so Firebase clients show their usual errors.
+///
+/// Admin tools (the Firebase Admin SDKs among them) send `Authorization: Bearer …` and no API key.
+struct ClientAuthenticationMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let apiKeys: Set<String>
+    let admin: AdminAuthorization
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.isAdmin = try admin.isAdmin(request)
+        let key = request.uri.queryParameters.get("key") ?? request.headers[.googAPIKey]
+        if !context.isAdmin {
+            guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
+            guard apiKeys.contains(key) else { throw APIError.invalidAPIKey }
+        }
+        // Sign-in links carry an API key; an admin request without one gets the first configured key.
+        context.apiKey = key.flatMap { apiKeys.contains($0) ? $0 : nil } ?? apiKeys.sorted().first
+        return try await next(request, context)
+    }
+}
+
+extension HTTPField.Name {
+    static let googAPIKey = Self("x-goog-api-key")!
+    static let firebaseLocale = Self("x-firebase-locale")!
+}

@@ -1,0 +1,79 @@
+"""Firebase's own Admin SDK (Python, from PyPI) against Latchkey, through its emulator setting.
+
+Nobody here wrote that client: if it manages users and links the way it does against Firebase, backends can keep
+their code. In emulator mode the SDK does not check token signatures, so signatures are proven separately (with
+PyJWT against the JWKS) in test_live_flow.py.
+"""
+
+import time
+import uuid
+
+import firebase_admin
+import pytest
+from firebase_admin import auth
+
+from harness import CONTINUE_URL, PROJECT_ID, code_of, complete, post, refresh
+
+ADMIN_TOKEN = "owner"  # what the Admin SDK sends to an emulator
+
+
+@pytest.fixture
+def admin(start_latchkey, monkeypatch):
+    """A Latchkey configured as the SDK's emulator, and an SDK app pointed at it."""
+    server = start_latchkey(
+        adminTokens=[ADMIN_TOKEN],
+        tokens={"keyDirectory": "data/keys", "issuer": f"https://securetoken.google.com/{PROJECT_ID}"},
+    )
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
+    yield server, app
+    firebase_admin.delete_app(app)
+
+
+def test_the_admin_sdk_generates_links_and_manages_users(admin):
+    server, app = admin
+    settings = auth.ActionCodeSettings(url=CONTINUE_URL, handle_code_in_app=True)
+    link = auth.generate_sign_in_with_email_link("Alice@Example.com", settings, app=app)
+    assert link.startswith(server.url + "/__/auth/action?mode=signIn&oobCode=")
+    signed_in = complete(server, "alice@example.com", code_of(link))
+    assert signed_in.status_code == 200, signed_in.text
+    session = signed_in.json()
+
+    user = auth.get_user_by_email("alice@example.com", app=app)
+    assert user.uid == session["localId"] and user.email == "alice@example.com" and user.email_verified
+    assert auth.get_user(user.uid, app=app).email == "alice@example.com"
+    assert user.user_metadata.creation_timestamp and user.tokens_valid_after_timestamp
+    claims = auth.verify_id_token(session["idToken"], check_revoked=True, app=app)
+    assert claims["uid"] == user.uid and claims["email"] == "alice@example.com"
+
+    auth.update_user(user.uid, disabled=True, app=app)
+    assert auth.get_user(user.uid, app=app).disabled
+    with pytest.raises(auth.UserDisabledError):
+        auth.verify_id_token(session["idToken"], check_revoked=True, app=app)
+    auth.update_user(user.uid, disabled=False, app=app)
+
+    time.sleep(1.1)  # validSince has whole-second precision, as in Firebase
+    auth.revoke_refresh_tokens(user.uid, app=app)
+    with pytest.raises(auth.RevokedIdTokenError):
+        auth.verify_id_token(session["idToken"], check_revoked=True, app=app)
+    assert refresh(server, session["refreshToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+
+    auth.delete_user(user.uid, app=app)
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user(user.uid, app=app)
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user_by_email("alice@example.com", app=app)
+
+
+def test_the_admin_sdk_creates_users_that_sign_in(admin):
+    server, app = admin
+    created = auth.create_user(email="bob@example.com", password="s3cret-pw", display_name="Bob", app=app)
+    fetched = auth.get_user(created.uid, app=app)
+    assert fetched.display_name == "Bob" and fetched.email == "bob@example.com" and not fetched.email_verified
+
+    response = post(server, "accounts:signInWithPassword", json={"email": "bob@example.com", "password": "s3cret-pw"})
+    assert response.status_code == 200 and response.json()["localId"] == created.uid
+
+    with pytest.raises(auth.EmailAlreadyExistsError):
+        auth.create_user(email="bob@example.com", app=app)
+
