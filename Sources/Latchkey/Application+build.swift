@@ -57,7 +57,9 @@ package func buildApplication(
             passwords: passwords, lookup: lookup),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
-        wellKnown: WellKnownController(tokens: tokens, publicURL: configuration.publicURL.absoluteString))
+        wellKnown: WellKnownController(
+            tokens: tokens, publicURL: configuration.publicURL.absoluteString,
+            openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }))
 
     var app = Application(
         router: router,

@@ -64,6 +64,7 @@ class Latchkey:
             "server": {"host": "127.0.0.1", "port": self.port},
             "storage": {"sqlite": {"path": "data/latchkey.sqlite"}},
             "templatesDirectory": str(TEMPLATES),
+            "openAPIDocument": str(REPO / "openapi.json"),
             "tokens": {"keyDirectory": "data/keys"},
             "security": {"serverSecretFile": "data/server-secret"},
             "mail": {"transport": "file", "file": {"directory": "data/outbox"}, "from": "no-reply@localhost"},

@@ -24,6 +24,7 @@ import SystemPackage
 ///   Firebase's emulator convention `owner`.
 /// - `authorizedDomains` (list of strings, default the public URL's host): hosts a `continueUrl` may point at.
 /// - `templatesDirectory` (string, default `"templates"`).
+/// - `openAPIDocument` (string, default `"openapi.json"`): served at `GET /openapi.json` when the file exists.
 package struct AppConfiguration: Sendable {
     /// Whether the server runs for a developer's machine or for real users.
     package enum Mode: String, Sendable, CaseIterable {
@@ -40,6 +41,7 @@ package struct AppConfiguration: Sendable {
     package var adminTokens: [String]
     package var authorizedDomains: Set<String>
     package var templatesDirectory: String
+    package var openAPIDocument: String
     package var server: ServerConfiguration
     package var storage: StorageConfiguration
     package var security: SecurityConfiguration
@@ -81,6 +83,7 @@ package struct AppConfiguration: Sendable {
         let publicHost = publicURL?.host()?.lowercased()
         self.authorizedDomains = Set((read.stringArray("authorizedDomains") ?? publicHost.map { [$0] } ?? []).map { $0.lowercased() })
         self.templatesDirectory = read.string("templatesDirectory") ?? "templates"
+        self.openAPIDocument = read.string("openAPIDocument") ?? "openapi.json"
 
         self.server = ServerConfiguration(&read)
         self.storage = StorageConfiguration(&read)

@@ -4,12 +4,15 @@ import Hummingbird
 struct WellKnownController {
     let tokens: TokenIssuer
     let publicURL: String
+    /// The API's OpenAPI document, read once at start-up; `nil` when the file is absent.
+    let openAPIDocument: ByteBuffer?
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
             .get(".well-known/jwks.json", use: jwks)
             .get(".well-known/openid-configuration", use: openIDConfiguration)
             .get("healthz") { _, _ in HTTPResponse.Status.ok }
+            .get("openapi.json", use: openAPI)
     }
 
     /// The subset of OpenID Connect discovery that token verifiers read.
@@ -33,6 +36,11 @@ struct WellKnownController {
         var response = try context.responseEncoder.encode(tokens.jwks, from: request, context: context)
         response.headers[.cacheControl] = "public, max-age=3600"
         return response
+    }
+
+    @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let openAPIDocument else { throw HTTPError(.notFound) }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: openAPIDocument))
     }
 
     @Sendable func openIDConfiguration(_ request: Request, context: AppRequestContext) async throws -> OpenIDConfiguration {

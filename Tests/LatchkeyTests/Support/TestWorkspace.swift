@@ -24,6 +24,7 @@ struct TestWorkspace {
             "adminTokens": [Self.adminToken],
             "authorizedDomains": ["app.example.com", "localhost"],
             "templatesDirectory": Self.repositoryRoot.appendingPathComponent("templates").path,
+            "openAPIDocument": Self.repositoryRoot.appendingPathComponent("openapi.json").path,
             "storage": ["sqlite": ["path": databasePath]],
             "security": ["serverSecretFile": directory.appendingPathComponent("server-secret").path, "passwordHashCost": 4],
             "tokens": ["keyDirectory": directory.appendingPathComponent("keys").path],
