@@ -59,7 +59,8 @@ package func buildApplication(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
         wellKnown: WellKnownController(
             tokens: tokens, publicURL: configuration.publicURL.absoluteString,
-            openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }))
+            openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
+        action: ActionController(authorizedDomains: configuration.authorizedDomains))
 
     var app = Application(
         router: router,

@@ -7,7 +7,8 @@ import Hummingbird
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
 func buildRouter(
     projectID: String, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
-    accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController
+    accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
+    action: ActionController
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.addMiddleware {
@@ -15,6 +16,7 @@ func buildRouter(
         ErrorMiddleware()
     }
     router.addRoutes(wellKnown.endpoints)
+    router.addRoutes(action.endpoints)
 
     let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
     for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
