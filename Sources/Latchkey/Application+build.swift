@@ -46,7 +46,9 @@ package func buildApplication(
         projectID: configuration.projectID,
         authentication: ClientAuthenticationMiddleware(apiKeys: configuration.apiKeys, admin: admin),
         identityToolkit: IdentityToolkitController(
-            issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens), lookup: lookup,
+            issuer: issuer, completer: LinkCompleter(
+                store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
+            lookup: lookup,
             authorizedDomains: configuration.authorizedDomains),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection),

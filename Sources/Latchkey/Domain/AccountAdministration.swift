@@ -17,7 +17,8 @@ package struct AccountAdministration: Sendable {
         self.recentLogin = recentLogin
     }
 
-    /// Applies `changes`; a password change ends every other session and returns a fresh one.
+    /// Applies `changes`; a password change ends every other session and returns a fresh one to a user changing
+    /// their own password (an admin gets none: the new session would be the user's).
     package func update(_ account: Account, with changes: AccountChanges, by actor: AccountActor, logger: Logger) async throws -> (Account, Session?) {
         if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
         var passwordHash: String?
@@ -26,7 +27,16 @@ package struct AccountAdministration: Sendable {
         let now = clock.now
         let newHash = passwordHash
         let verdict = try await store.write { transaction -> Verdict<Account> in
-            guard var current = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
+            var current: Account
+            if case .user(let claims) = actor {
+                // Checked again inside the write, so a revocation that raced this request still counts.
+                let checked = try AccountLookup.check(claims, in: transaction)
+                guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                current = account
+            } else {
+                guard let account = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
+                current = account
+            }
             if let email = changes.email, email != current.email {
                 guard try transaction.account(email: email) == nil else { return .refused(.emailExists) }
                 current.email = email
@@ -43,28 +53,30 @@ package struct AccountAdministration: Sendable {
             let revokesSessions = newHash != nil || changes.validSince != nil
             if let newHash { current.passwordHash = newHash }
             if revokesSessions {
-                current.validSince = max(current.validSince, (changes.validSince ?? now).wholeSeconds)
+                // A future validSince would lock the account out for good; the past is as far back as it goes.
+                let requested = min(changes.validSince ?? now, now)
+                current.validSince = max(current.validSince, requested.wholeSeconds)
                 try transaction.revokeRefreshTokens(accountID: current.id, at: now)
             }
             try transaction.update(current)
-            if newHash != nil {
-                try transaction.insert(
-                    RefreshToken(tokenHash: refresh.hash, accountID: current.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+            if newHash != nil, case .user = actor {
+                try transaction.insert(refresh.record(accountID: current.id, authTime: now, now: now))
             }
             return .accepted(current)
         }
         let updated = try verdict.get()
         logger.debug("Account updated", metadata: ["account": "\(updated.id)"])
-        guard passwordHash != nil else { return (updated, nil) }
+        guard passwordHash != nil, case .user = actor else { return (updated, nil) }
         // The new session starts with the password change itself; validSince is whole seconds, so is iat.
-        return (updated, try await minter.session(for: updated, authTime: now, refreshToken: refresh.token, now: now, isNewUser: false))
+        return (updated, try await minter.session(for: updated, authTime: now, refresh: refresh, now: now, isNewUser: false))
     }
 
     /// Deletes the account and its sessions. Pending sign-in links for its address stay harmless: completing one
     /// creates a fresh account.
     package func delete(_ account: Account, by actor: AccountActor, logger: Logger) async throws {
         if case .user(let claims) = actor { try requireRecentLogin(claims) }
-        try await store.write { try $0.deleteAccount(id: account.id) }
+        let now = clock.now
+        try await store.write { try $0.deleteAccount(id: account.id, at: now) }
         logger.debug("Account deleted", metadata: ["account": "\(account.id)"])
     }
 

@@ -19,10 +19,19 @@ package struct AccountLookup: Sendable {
     /// The account and the verified claims of an ID token, with the same checks as `account(idToken:)`.
     package func authenticate(idToken: String) async throws -> (account: Account, claims: IDTokenClaims) {
         let claims = try await tokens.verifyIDToken(idToken)
-        guard let account = try await store.read({ try $0.account(id: claims.userID) }) else { throw SignInError.userNotFound }
-        guard claims.issuedAt.value >= account.validSince else { throw SignInError.tokenExpired }
-        guard !account.isDisabled else { throw SignInError.userDisabled }
+        let account = try await store.read { try Self.check(claims, in: $0) }.get()
         return (account, claims)
+    }
+
+    /// The account behind `claims`, if the token still counts: neither revoked by `validSince` (whole seconds, as
+    /// Firebase's Admin SDKs compare) nor by its own session (exact), and the account not disabled. Run inside a
+    /// write too, so a change never rests on a check made before a concurrent revocation.
+    static func check(_ claims: IDTokenClaims, in transaction: any StoreTransaction) throws -> Verdict<Account> {
+        guard let account = try transaction.account(id: claims.userID) else { return .refused(.userNotFound) }
+        guard claims.issuedAt.value >= account.validSince else { return .refused(.tokenExpired) }
+        if let session = claims.sessionID, try transaction.isSessionRevoked(chainID: session) { return .refused(.tokenExpired) }
+        guard !account.isDisabled else { return .refused(.userDisabled) }
+        return .accepted(account)
     }
 
     /// The accounts with any of these ids or addresses (admin lookup), each once.

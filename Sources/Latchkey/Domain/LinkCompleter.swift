@@ -7,12 +7,14 @@ package struct LinkCompleter: Sendable {
     let secret: ServerSecret
     let clock: any WallClock
     let minter: SessionMinter
+    let recentLogin: TimeInterval
 
-    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer) {
+    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval) {
         self.store = store
         self.secret = secret
         self.clock = clock
         self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.recentLogin = recentLogin
     }
 
     /// Signs in the owner of `email` with the code from their link.
@@ -21,10 +23,11 @@ package struct LinkCompleter: Sendable {
     /// account consumes it. Taking over an account whose email was never verified strips its password and
     /// ends its other sessions, so whoever registered the address first loses access.
     ///
-    /// With `signedIn` (the request carried a valid ID token) the proven address is linked to that account instead:
-    /// its own address re-authenticates it (a fresh `auth_time`), another free address becomes its verified email,
-    /// and an address another account owns is `EMAIL_EXISTS` with the code left unused.
-    package func complete(email: EmailAddress, code: String, signedIn: Account? = nil, logger: Logger) async throws -> Session {
+    /// With `signedIn` (the claims of the request's valid ID token) the proven address is linked to that account
+    /// instead: its own address re-authenticates it (a fresh `auth_time`), a free address becomes the email of an
+    /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
+    /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
+    package func complete(email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, logger: Logger) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
@@ -38,38 +41,41 @@ package struct LinkCompleter: Sendable {
                 return .refused(.emailMismatch)
             }
             let existing = try transaction.account(email: email)
-            if let signedIn, let existing, existing.id != signedIn.id { return .refused(.emailExists) }
-            guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
-
-            if let signedIn {
-                guard var account = try transaction.account(id: signedIn.id) else { return .refused(.userNotFound) }
-                guard !account.isDisabled else { return .refused(.userDisabled) }
+            if let claims = signedIn {
+                // Checked again inside the write, so a revocation that raced this request still counts.
+                let checked = try AccountLookup.check(claims, in: transaction)
+                guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                if let existing, existing.id != account.id { return .refused(.emailExists) }
+                let isRecent = now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin
+                if let current = account.email, current != email, !isRecent { return .refused(.credentialTooOld) }
+                guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
                 account.email = email
                 account.isEmailVerified = true
                 account.lastSignInAt = now
                 try transaction.update(account)
                 try transaction.insert(
-                    RefreshToken(tokenHash: refresh.hash, accountID: account.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+                    refresh.record(accountID: account.id, authTime: now, now: now))
                 return .accepted((account, false))
             }
+            guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
             var account = existing ?? Account(id: Account.makeID(), email: email, isEmailVerified: true, validSince: now.wholeSeconds, createdAt: now)
             guard !account.isDisabled else { return .refused(.userDisabled) }
-            if !account.isEmailVerified {
-                if account.passwordHash != nil {
-                    account.passwordHash = nil
-                    account.validSince = now.wholeSeconds
-                    try transaction.revokeRefreshTokens(accountID: account.id, at: now)
-                }
-                account.isEmailVerified = true
+            if existing != nil, !account.isEmailVerified {
+                // Whoever held this account before the address was proven (a password, or a password since
+                // removed, or an address set on an anonymous account) loses every session now.
+                account.passwordHash = nil
+                account.validSince = now.wholeSeconds
+                try transaction.revokeRefreshTokens(accountID: account.id, at: now)
             }
+            account.isEmailVerified = true
             account.lastSignInAt = now
             if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
             try transaction.insert(
-                RefreshToken(tokenHash: refresh.hash, accountID: account.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+                refresh.record(accountID: account.id, authTime: now, now: now))
             return .accepted((account, existing == nil))
         }
         let (account, isNew) = try verdict.get()
         logger.debug("Sign-in link completed", metadata: ["account": "\(account.id)", "new": "\(isNew)"])
-        return try await minter.session(for: account, authTime: now, refreshToken: refresh.token, now: now, isNewUser: isNew)
+        return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: isNew)
     }
 }

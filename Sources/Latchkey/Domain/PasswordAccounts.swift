@@ -37,12 +37,12 @@ package struct PasswordAccounts: Sendable {
                 lastSignInAt: now)
             try transaction.insert(account)
             try transaction.insert(
-                RefreshToken(tokenHash: refresh.hash, accountID: account.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+                refresh.record(accountID: account.id, authTime: now, now: now))
             return .accepted(account)
         }
         let account = try verdict.get()
         logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
-        return try await minter.session(for: account, authTime: now, refreshToken: refresh.token, now: now, isNewUser: true)
+        return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: true)
     }
 
     /// Signs in with a password. With enumeration protection every failure looks the same.
@@ -55,17 +55,22 @@ package struct PasswordAccounts: Sendable {
         guard try await hasher.verify(password, against: passwordHash) else {
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
-        guard !account.isDisabled else { throw SignInError.userDisabled }
         let refresh = minter.makeRefreshToken()
         let now = clock.now
-        try await store.write { transaction in
-            guard var current = try transaction.account(id: account.id) else { return }
+        let verdict = try await store.write { transaction -> Verdict<Account> in
+            // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
+            // the password no longer opens this account.
+            guard var current = try transaction.account(id: account.id), current.passwordHash == passwordHash else {
+                return .refused(enumerationProtection ? .invalidLoginCredentials : .invalidPassword)
+            }
+            guard !current.isDisabled else { return .refused(.userDisabled) }
             current.lastSignInAt = now
             try transaction.update(current)
-            try transaction.insert(
-                RefreshToken(tokenHash: refresh.hash, accountID: account.id, chainID: ServerSecret.makeToken(bytes: 16), authTime: now, createdAt: now))
+            try transaction.insert(refresh.record(accountID: current.id, authTime: now, now: now))
+            return .accepted(current)
         }
-        logger.debug("Password sign-in", metadata: ["account": "\(account.id)"])
-        return try await minter.session(for: account, authTime: now, refreshToken: refresh.token, now: now, isNewUser: false)
+        let signedIn = try verdict.get()
+        logger.debug("Password sign-in", metadata: ["account": "\(signedIn.id)"])
+        return try await minter.session(for: signedIn, authTime: now, refresh: refresh, now: now, isNewUser: false)
     }
 }

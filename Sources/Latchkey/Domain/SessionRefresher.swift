@@ -22,7 +22,7 @@ package struct SessionRefresher: Sendable {
         let tokenHash = secret.hash(token, for: .refreshToken)
         let next = minter.makeRefreshToken()
         let now = clock.now
-        let verdict = try await store.write { transaction -> Verdict<(Account, authTime: Date)> in
+        let verdict = try await store.write { transaction -> Verdict<(Account, authTime: Date, refresh: IssuedRefreshToken)> in
             guard let stored = try transaction.refreshToken(hash: tokenHash), let id = stored.id else { return .refused(.invalidRefreshToken) }
             guard let account = try transaction.account(id: stored.accountID) else { return .refused(.userNotFound) }
             guard !account.isDisabled else { return .refused(.userDisabled) }
@@ -31,12 +31,12 @@ package struct SessionRefresher: Sendable {
                 try transaction.revokeRefreshTokens(chainID: stored.chainID, at: now)
                 return .refused(.invalidRefreshToken)
             }
-            try transaction.insert(
-                RefreshToken(tokenHash: next.hash, accountID: account.id, chainID: stored.chainID, authTime: stored.authTime, createdAt: now))
-            return .accepted((account, stored.authTime))
+            let refresh = next.inSession(stored.chainID)
+            try transaction.insert(refresh.record(accountID: account.id, authTime: stored.authTime, now: now))
+            return .accepted((account, stored.authTime, refresh))
         }
-        let (account, authTime) = try verdict.get()
+        let (account, authTime, refresh) = try verdict.get()
         logger.debug("Session refreshed", metadata: ["account": "\(account.id)"])
-        return try await minter.session(for: account, authTime: authTime, refreshToken: next.token, now: now, isNewUser: false)
+        return try await minter.session(for: account, authTime: authTime, refresh: refresh, now: now, isNewUser: false)
     }
 }

@@ -124,7 +124,8 @@ struct AccountsController {
         guard !enumerationProtection else { return response }
         let methods = try await lookup.signInMethods(for: email)
         response.registered = methods != nil
-        response.allProviders = (methods ?? []).contains(.password) ? ["password"] : []
+        // Firebase files email-link sign-in under the password provider too.
+        response.allProviders = methods == nil ? [] : ["password"]
         response.signinMethods = (methods ?? []).map(\.rawValue)
         return response
     }

@@ -73,9 +73,9 @@ struct IdentityToolkitController {
         guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
         guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
         // A linking request's token is checked before the code, so a stale session never spends a code.
-        var signedIn: Account?
+        var signedIn: IDTokenClaims?
         if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {
-            signedIn = try await lookup.account(idToken: idToken)
+            signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
         let session = try await completer.complete(email: email, code: code, signedIn: signedIn, logger: context.logger)
         return EmailLinkSigninResponse(

@@ -79,8 +79,11 @@ struct SQLiteStoreTransaction: StoreTransaction {
             arguments: Self.arguments(account) + [account.id])
     }
 
-    func deleteAccount(id: String) throws {
+    func deleteAccount(id: String, at now: Date) throws {
         try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+        try db.execute(
+            sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
+            arguments: [now.timeIntervalSince1970, id])
     }
 
     func insert(_ token: RefreshToken) throws {
@@ -105,6 +108,11 @@ struct SQLiteStoreTransaction: StoreTransaction {
             sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, refreshTokenID])
         return db.changesCount == 1
+    }
+
+    func isSessionRevoked(chainID: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE chain_id = ? AND revoked_at IS NOT NULL)", arguments: [chainID])
+            ?? false
     }
 
     func revokeRefreshTokens(chainID: String, at now: Date) throws {

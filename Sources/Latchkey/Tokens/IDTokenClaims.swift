@@ -24,6 +24,8 @@ package struct IDTokenClaims: JWTPayload, Equatable {
     package var emailVerified: Bool?
     package var name: String?
     package var picture: String?
+    /// The session (refresh-token chain) the token belongs to, so revoking the session ends it at once.
+    package var sessionID: String?
     package var firebase: FirebaseClaim
 
     enum CodingKeys: String, CodingKey {
@@ -38,6 +40,7 @@ package struct IDTokenClaims: JWTPayload, Equatable {
         case emailVerified = "email_verified"
         case name
         case picture
+        case sessionID = "sid"
         case firebase
     }
 

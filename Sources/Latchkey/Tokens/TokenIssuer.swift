@@ -25,7 +25,7 @@ package struct TokenIssuer: Sendable {
     }
 
     /// An ID token for `account`, valid for the configured lifetime from `now`.
-    package func makeIDToken(for account: Account, authTime: Date, now: Date) async throws -> String {
+    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String) async throws -> String {
         let issuedAt = now.wholeSeconds
         let claims = IDTokenClaims(
             issuer: IssuerClaim(value: issuer),
@@ -39,6 +39,7 @@ package struct TokenIssuer: Sendable {
             emailVerified: account.email == nil ? nil : account.isEmailVerified,
             name: account.displayName,
             picture: account.photoURL,
+            sessionID: sessionID,
             firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: account.signInProvider)
         )
         return try await collection.sign(claims, kid: signingKeyID)

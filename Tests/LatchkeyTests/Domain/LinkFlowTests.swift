@@ -31,7 +31,7 @@ import Testing
                 codeLifetime: 600, logsLinks: false)
             try await body(
                 Services(
-                    issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens),
+                    issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: 300),
                     refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), store: store, secret: secret))
         }
     }

@@ -46,8 +46,11 @@ import Testing
 
     @Test func unlinkingThePasswordKeepsEmailLinkSignIn() async throws {
         try await withApp(["emailEnumerationProtection": false]) { client, _, mailbox in
-            let idToken = try #require(try await signIn(client, mailbox)["idToken"] as? String)
-            _ = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","password":"a-password"}"#)
+            let firstToken = try #require(try await signIn(client, mailbox)["idToken"] as? String)
+            let changed = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(firstToken)","password":"a-password"}"#)
+            // A password change ends every session, the one that made it too; it answers with a new one.
+            let idToken = try #require(try changed.json["idToken"] as? String)
+            #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(firstToken)"}"#).errorMessage == "TOKEN_EXPIRED")
             let uri = #"{"identifier":"alice@example.com","continueUri":"https://app.example.com"}"#
             #expect(try await client.post("/v1/accounts:createAuthUri", json: uri).json["signinMethods"] as? [String] == ["password", "emailLink"])
             let unlink = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","deleteProvider":["password"]}"#)

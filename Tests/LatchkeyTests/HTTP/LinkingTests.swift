@@ -76,4 +76,18 @@ import Testing
             #expect(try await client.complete(code: code).status == .ok)
         }
     }
+
+    @Test func replacingAnExistingAddressNeedsARecentSignIn() async throws {
+        let clock = FixedClock(Date().addingTimeInterval(-900))
+        try await withApp(clock: clock) { client, _, mailbox in
+            try await client.sendLink()
+            let alice = try await client.complete(code: try await mailbox.code()).json
+            clock.advance(by: 400)
+            try await client.sendLink(to: "mallory@example.com")
+            let code = try await mailbox.code(at: 1)
+            let stale = try await complete(client, email: "mallory@example.com", code: code, idToken: try #require(alice["idToken"] as? String))
+            #expect(stale.errorMessage == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            #expect(try await client.complete(email: "mallory@example.com", code: code).status == .ok)
+        }
+    }
 }
