@@ -25,6 +25,7 @@ func buildRouter(
         let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
         methods.forEach { project.addRoutes($0) }
         project.post("accounts", use: accountUpdates.createAccount)
+        project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
     }
     for prefix in ["v1", "securetoken.googleapis.com/v1"] {
         router.group(RouterPath(prefix)).add(middleware: authentication).addRoutes(secureToken.endpoints)

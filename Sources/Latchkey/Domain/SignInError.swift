@@ -32,6 +32,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidIdentifier
     case credentialTooOld
     case invalidProfileAttribute
+    case tenantIDMismatch
+    case tenantsNotSupported
     case invalidGrantType
     case tokenExpired
 
@@ -68,6 +70,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidIdentifier: "INVALID_IDENTIFIER"
         case .credentialTooOld: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
         case .invalidProfileAttribute: "INVALID_PROFILE_ATTRIBUTE"
+        case .tenantIDMismatch: "TENANT_ID_MISMATCH"
+        case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
         }
     }
 
@@ -78,6 +82,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
         case .passwordTooLong: "Password should be at most 72 bytes"
+        case .tenantsNotSupported: "Tenants are not supported."
+        case .tenantIDMismatch: "This server has no tenants."
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."
         case .invalidIOSBundleID: "The iOS bundle id must be a reverse-DNS identifier."
         case .invalidAndroidPackageName: "The Android package name must be a reverse-DNS identifier."

@@ -43,6 +43,8 @@ enum RequestBody {
             throw APIError.invalidJSON(error.message)
         }
         guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
+        // Requests for a tenant cannot be served until tenants exist; answering for the default tenant would be wrong.
+        if let tenant = value["tenantId"], tenant != .null, tenant != .string("") { throw SignInError.tenantIDMismatch }
         return value
     }
 

@@ -73,4 +73,13 @@ import Testing
             #expect(link.queryItems?.first { $0.name == "iosBundleId" }?.value == "com.example.ios")
         }
     }
+
+    @Test func tenantsAreRefusedUntilTheyExist() async throws {
+        try await withApp { client, _, _ in
+            let scoped = try await client.post("/v1/projects/test-project/tenants/t1/accounts:sendOobCode", json: Self.sendBody)
+            #expect(scoped.errorMessage == "OPERATION_NOT_ALLOWED : Tenants are not supported.")
+            let body = #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://app.example.com/","tenantId":"t1"}"#
+            #expect(try await client.post("/v1/accounts:sendOobCode", json: body).errorMessage == "TENANT_ID_MISMATCH : This server has no tenants.")
+        }
+    }
 }
