@@ -60,7 +60,7 @@ package func buildApplication(
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
         wellKnown: WellKnownController(
-            tokens: tokens, publicURL: configuration.publicURL.absoluteString,
+            tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
         action: ActionController(authorizedDomains: configuration.authorizedDomains))
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -8,6 +9,13 @@ struct RequestLoggingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        var context = context
+        // A proxy's request id ties our log lines to its own; anything odd is ignored rather than logged.
+        if let id = request.headers[Self.requestID], (1...128).contains(id.utf8.count),
+            id.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || "-_.:".unicodeScalars.contains($0) })
+        {
+            context.logger[metadataKey: "request.id"] = "\(id)"
+        }
         var metadata: Logger.Metadata = ["method": "\(request.method)", "path": "\(request.uri.path)", "ip": "\(context.clientIP ?? "-")"]
         do {
             let response = try await next(request, context)
@@ -22,6 +30,8 @@ struct RequestLoggingMiddleware: RouterMiddleware {
             throw error
         }
     }
+
+    static let requestID = HTTPField.Name("X-Request-Id")!
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start

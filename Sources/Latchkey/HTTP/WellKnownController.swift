@@ -3,6 +3,7 @@ import Hummingbird
 /// What backends fetch to verify ID tokens, plus the liveness probe.
 struct WellKnownController {
     let tokens: TokenIssuer
+    let store: any LinkStore
     let publicURL: String
     /// The API's OpenAPI document, read once at start-up; `nil` when the file is absent.
     let openAPIDocument: ByteBuffer?
@@ -12,6 +13,7 @@ struct WellKnownController {
             .get(".well-known/jwks.json", use: jwks)
             .get(".well-known/openid-configuration", use: openIDConfiguration)
             .get("healthz") { _, _ in HTTPResponse.Status.ok }
+            .get("readyz", use: ready)
             .get("openapi.json", use: openAPI)
     }
 
@@ -36,6 +38,18 @@ struct WellKnownController {
         var response = try context.responseEncoder.encode(tokens.jwks, from: request, context: context)
         response.headers[.cacheControl] = "public, max-age=3600"
         return response
+    }
+
+    /// 200 when a write transaction on the database succeeds (templates and the mail transport are checked at
+    /// start-up, which would not have finished without them); 503 otherwise, so a load balancer stops sending traffic.
+    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        do {
+            try await store.write { _ in }
+            return .ok
+        } catch {
+            context.logger.error("Readiness check failed: database not writable", metadata: ["error": "\(error)"])
+            return .serviceUnavailable
+        }
     }
 
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
