@@ -53,10 +53,12 @@ package struct AccountAdministration: Sendable {
             let revokesSessions = newHash != nil || changes.validSince != nil
             if let newHash { current.passwordHash = newHash }
             if revokesSessions {
-                // A future validSince would lock the account out for good; the past is as far back as it goes.
-                let requested = min(changes.validSince ?? now, now)
-                current.validSince = max(current.validSince, requested.wholeSeconds)
-                try transaction.revokeRefreshTokens(accountID: current.id, at: now)
+                // A future validSince would lock the account out for good; one in the past revokes nothing new.
+                let requested = min(changes.validSince ?? now, now).wholeSeconds
+                if requested > current.validSince || newHash != nil {
+                    current.validSince = max(current.validSince, requested)
+                    try transaction.revokeRefreshTokens(accountID: current.id, at: now)
+                }
             }
             try transaction.update(current)
             if newHash != nil, case .user = actor {

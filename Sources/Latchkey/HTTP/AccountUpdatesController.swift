@@ -71,12 +71,13 @@ struct AccountUpdatesController {
         let body = try await RequestBody.jsonObject(request, context: context)
         let email = body["email"] == nil ? nil : try IdentityToolkitController.email(in: body)
         let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword).map(PasswordHasher.validate)
-        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
+        // Everything is checked before the account exists, so a refused request creates nothing.
         var changes = AccountChanges()
         changes.displayName = try Self.profileText(body["displayName"])
         changes.photoURL = try Self.profileText(body["photoUrl"])
         changes.isDisabled = body["disabled"]?.boolValue
         changes.isEmailVerified = body["emailVerified"]?.boolValue
+        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
         let (account, _) = try await administration.update(session.account, with: changes, by: .admin, logger: context.logger)
         return response(for: account, session: nil)
     }

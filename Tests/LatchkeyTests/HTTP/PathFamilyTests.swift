@@ -62,6 +62,11 @@ import Testing
             #expect(try created.json["displayName"] as? String == "C")
             let withoutAdmin = try await client.post("/v1/projects/test-project/accounts", json: #"{"email":"d@example.com"}"#)
             #expect(withoutAdmin.status == .unauthorized)
+            let refused = try await client.post(
+                "/v1/projects/test-project/accounts", json: #"{"email":"e@example.com","displayName":"bad\u0001"}"#, key: nil, headers: admin)
+            #expect(refused.errorMessage == "INVALID_PROFILE_ATTRIBUTE")
+            let lookup = try await client.post("/v1/accounts:lookup", json: #"{"email":["e@example.com"]}"#, key: nil, headers: admin)
+            #expect((try lookup.json["users"] as? [[String: Any]])?.isEmpty == true)
         }
     }
 
