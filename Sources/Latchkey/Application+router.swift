@@ -10,35 +10,42 @@ func buildRouter(
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController
 ) -> Router<AppRequestContext> {
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.addRoutes(wellKnown.endpoints)
+        router.addRoutes(action.endpoints)
+
+        let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
+        for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
+            let group = router.group(RouterPath(prefix)).add(middleware: authentication)
+            methods.forEach { group.addRoutes($0) }
+            let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
+            methods.forEach { project.addRoutes($0) }
+            project.post("accounts", use: accountUpdates.createAccount)
+            project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
+        }
+        for prefix in ["v1", "securetoken.googleapis.com/v1"] {
+            router.group(RouterPath(prefix)).add(middleware: authentication).addRoutes(secureToken.endpoints)
+        }
+        router.group("www.googleapis.com/identitytoolkit/v3/relyingparty").add(middleware: authentication)
+            .post("getOobConfirmationCode", use: identityToolkit.sendOobCode)
+            .post("emailLinkSignin", use: identityToolkit.signInWithEmailLink)
+            .post("createAuthUri", use: accounts.createAuthUri)
+            .post("getAccountInfo", use: accounts.lookupAccount)
+            .post("setAccountInfo", use: accountUpdates.update)
+            .post("deleteAccount", use: accountUpdates.delete)
+            .post("signupNewUser", use: accounts.signUp)
+            .post("verifyPassword", use: accounts.signInWithPassword)
+    }
+    // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.
+    let catalogue = Router(context: AppRequestContext.self)
+    addRoutes(to: catalogue)
     let router = Router(context: AppRequestContext.self)
     router.addMiddleware {
         RequestLoggingMiddleware()
         ErrorMiddleware()
+        MethodNotAllowedMiddleware(routes: catalogue.routes)
     }
-    router.addRoutes(wellKnown.endpoints)
-    router.addRoutes(action.endpoints)
-
-    let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
-    for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
-        let group = router.group(RouterPath(prefix)).add(middleware: authentication)
-        methods.forEach { group.addRoutes($0) }
-        let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
-        methods.forEach { project.addRoutes($0) }
-        project.post("accounts", use: accountUpdates.createAccount)
-        project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
-    }
-    for prefix in ["v1", "securetoken.googleapis.com/v1"] {
-        router.group(RouterPath(prefix)).add(middleware: authentication).addRoutes(secureToken.endpoints)
-    }
-    router.group("www.googleapis.com/identitytoolkit/v3/relyingparty").add(middleware: authentication)
-        .post("getOobConfirmationCode", use: identityToolkit.sendOobCode)
-        .post("emailLinkSignin", use: identityToolkit.signInWithEmailLink)
-        .post("createAuthUri", use: accounts.createAuthUri)
-        .post("getAccountInfo", use: accounts.lookupAccount)
-        .post("setAccountInfo", use: accountUpdates.update)
-        .post("deleteAccount", use: accountUpdates.delete)
-        .post("signupNewUser", use: accounts.signUp)
-        .post("verifyPassword", use: accounts.signInWithPassword)
+    addRoutes(to: router)
     return router
 }
 

@@ -77,3 +77,8 @@ def test_the_admin_sdk_creates_users_that_sign_in(admin):
     with pytest.raises(auth.EmailAlreadyExistsError):
         auth.create_user(email="bob@example.com", app=app)
 
+    chosen = auth.create_user(uid="carol-42", email="carol@example.com", app=app)
+    assert chosen.uid == "carol-42" and auth.get_user_by_email("carol@example.com", app=app).uid == "carol-42"
+    with pytest.raises(auth.UidAlreadyExistsError):
+        auth.create_user(uid="carol-42", app=app)
+

@@ -24,16 +24,18 @@ package struct PasswordAccounts: Sendable {
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
     /// An anonymous account gets an address later by completing an email link with its ID token.
-    package func signUp(email: EmailAddress?, password: String?, logger: Logger) async throws -> Session {
+    /// Creates an account; `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one.
+    package func signUp(id: String? = nil, email: EmailAddress?, password: String?, logger: Logger) async throws -> Session {
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let newHash = passwordHash
         let refresh = minter.makeRefreshToken()
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
+            if let id, try transaction.account(id: id) != nil { return .refused(.duplicateLocalID) }
             if let email, try transaction.account(email: email) != nil { return .refused(.emailExists) }
             let account = Account(
-                id: Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
+                id: id ?? Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
                 lastSignInAt: now)
             try transaction.insert(account)
             try transaction.insert(

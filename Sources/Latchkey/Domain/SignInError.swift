@@ -24,6 +24,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case weakPassword
     case passwordTooLong
     case emailExists
+    case duplicateLocalID
+    case invalidLocalID
     case emailNotFound
     case invalidPassword
     case invalidLoginCredentials
@@ -62,6 +64,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingPassword: "MISSING_PASSWORD"
         case .weakPassword, .passwordTooLong: "WEAK_PASSWORD"
         case .emailExists: "EMAIL_EXISTS"
+        case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
+        case .invalidLocalID: "INVALID_LOCAL_ID"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"
@@ -81,6 +85,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .emailMismatch: "The email provided does not match the sign-in email address."
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
+        case .invalidLocalID: "The uid must be 1 to 128 characters without control characters."
         case .passwordTooLong: "Password should be at most 72 bytes"
         case .tenantsNotSupported: "Tenants are not supported."
         case .tenantIDMismatch: "This server has no tenants."

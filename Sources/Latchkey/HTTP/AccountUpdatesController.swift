@@ -71,13 +71,14 @@ struct AccountUpdatesController {
         let body = try await RequestBody.jsonObject(request, context: context)
         let email = body["email"] == nil ? nil : try IdentityToolkitController.email(in: body)
         let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword).map(PasswordHasher.validate)
+        let id = try Self.chosenLocalID(body["localId"])
         // Everything is checked before the account exists, so a refused request creates nothing.
         var changes = AccountChanges()
         changes.displayName = try Self.profileText(body["displayName"])
         changes.photoURL = try Self.profileText(body["photoUrl"])
         changes.isDisabled = body["disabled"]?.boolValue
         changes.isEmailVerified = body["emailVerified"]?.boolValue
-        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
+        let session = try await passwords.signUp(id: id, email: email, password: password, logger: context.logger)
         let (account, _) = try await administration.update(session.account, with: changes, by: .admin, logger: context.logger)
         return response(for: account, session: nil)
     }
@@ -87,6 +88,15 @@ struct AccountUpdatesController {
         let (account, actor) = try await subject(of: body, context)
         try await administration.delete(account, by: actor, logger: context.logger)
         return DeleteResponse()
+    }
+
+    /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule).
+    static func chosenLocalID(_ value: JSONValue?) throws(SignInError) -> String? {
+        guard let id = try IdentityToolkitController.optionalString(value, else: .invalidLocalID) else { return nil }
+        guard (1...128).contains(id.count), !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidLocalID
+        }
+        return id
     }
 
     /// A display name or photo URL: at most 2048 characters, no control characters (they reach ID tokens and emails).

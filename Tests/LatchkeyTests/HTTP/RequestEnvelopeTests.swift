@@ -68,4 +68,19 @@ import Testing
             #expect((try response.json["error"] as? [String: Any])?["code"] as? Int == 404)
         }
     }
+
+    @Test(arguments: [
+        ("/v1/accounts:sendOobCode", HTTPRequest.Method.get, "POST"),
+        ("/v1/projects/test-project/accounts", .delete, "POST"),
+        ("/.well-known/jwks.json", .post, "GET"),
+        ("/__/auth/action", .post, "GET, HEAD"),
+    ])
+    func aKnownPathWithTheWrongMethodIs405(_ path: String, _ method: HTTPRequest.Method, _ allowed: String) async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.execute(uri: path, method: method)
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == allowed)
+            #expect((try response.json["error"] as? [String: Any])?["code"] as? Int == 405)
+        }
+    }
 }

@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+
+/// Turns the router's 404 into 405 (with `Allow`) when the path exists under other methods.
+///
+/// Hummingbird's router cannot tell "no such path" from "wrong method", so this keeps a second router of the
+/// same paths, each answering under `GET` with the methods the real one accepts there.
+struct MethodNotAllowedMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    private let catalogue: RouterResponder<Context>
+
+    init(routes: [Router<Context>.RouteDescription]) {
+        let catalogue = Router(context: Context.self)
+        for (_, routes) in Dictionary(grouping: routes, by: \.path.description) {
+            let allowed = Set(routes.map(\.method.rawValue)).sorted().joined(separator: ", ")
+            catalogue.get(routes[0].path) { _, _ -> HTTPResponse.Status in
+                throw HTTPError(.methodNotAllowed, headers: [.allow: allowed])
+            }
+        }
+        self.catalogue = catalogue.buildResponder()
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let probe = Request(
+                head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: request.head.path), body: .init(buffer: ByteBuffer()))
+            let answer = try await catalogue.respond(to: probe, context: context)
+            guard answer.status == .methodNotAllowed, let allowed = answer.headers[.allow] else { throw error }
+            throw HTTPError(.methodNotAllowed, headers: [.allow: allowed])
+        }
+    }
+}
