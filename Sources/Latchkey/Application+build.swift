@@ -13,10 +13,10 @@ package func buildApplication(
     var logger = logger ?? Logger(label: "latchkey")
     logger.logLevel = configuration.logLevel
 
-    let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath)
+    let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath, synchronous: configuration.storage.synchronous)
     let secret = try ServerSecret.load(configuration.security)
     let tokens = try await TokenIssuer(
-        keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens,
+        keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory, algorithm: configuration.tokens.algorithm), configuration: configuration.tokens,
         projectID: configuration.projectID)
     let renderer = try await EmailRenderer(
         directory: configuration.templatesDirectory, sender: configuration.sender, appName: configuration.appName)
@@ -68,15 +68,21 @@ package func buildApplication(
         router: router,
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
-    app.addServices(mailServices)
-    app.addServices(
-        OutboxDeliveryService(
-            store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery, logger: logger))
+    if configuration.mail.delivery.workers > 0 {
+        app.addServices(mailServices)
+        app.addServices(
+            OutboxDeliveryService(
+                store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery,
+                logger: logger))
+    }
+    let durability = try await store.durability()
     logger.info(
         "Latchkey starting",
         metadata: [
-            "listen": "\(configuration.server.host):\(configuration.server.port)", "store": "\(configuration.storage.sqlitePath)",
-            "mail": "\(configuration.mail.transport.rawValue)", "mode": "\(configuration.mode.rawValue)",
+            "version": "\(Release.version)", "listen": "\(configuration.server.host):\(configuration.server.port)",
+            "store": "\(configuration.storage.sqlitePath) (\(durability))",
+            "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
+            "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
         ])
     return app
 }

@@ -10,6 +10,7 @@ struct LatchkeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latchkey",
         abstract: "Self-hosted email-link sign-in, speaking Firebase's Identity Toolkit API.",
+        version: Release.version,
         subcommands: [Serve.self, CheckConfig.self, OutboxCommand.self],
         defaultSubcommand: Serve.self
     )

@@ -7,7 +7,8 @@ import Foundation
 /// - `mail.transport` (`"file"` or `"smtp"`, default `"file"`): `file` writes each message as an `.eml` file;
 ///   `smtp` sends through libcurl with the `mail.smtp.*` settings (see `SMTPSettings+ConfigReader.swift`).
 /// - `mail.file.directory` (string, default `"data/outbox"`): where the `file` transport writes.
-/// - `mail.workers` (integer, default `4`, 1 to 64): messages delivered at once (SMTP connections kept open).
+/// - `mail.workers` (integer, default `4`, 0 to 64): messages delivered at once (SMTP connections kept open).
+///   `0` makes this instance store mail without delivering it, for a deployment where another instance delivers.
 /// - `mail.maxAttempts` (integer, default `8`, 1 to 100): attempts before a message is given up.
 /// - `mail.retry.firstDelaySeconds` (number, default `5`), `mail.retry.maximumDelaySeconds` (default `600`):
 ///   exponential backoff between attempts, with jitter.
@@ -32,12 +33,12 @@ package struct MailConfiguration: Sendable {
         transport = read.choice("mail.transport", default: Transport.file)
         fileDirectory = read.string("mail.file.directory") ?? "data/outbox"
         delivery = DeliveryPolicy()
-        delivery.workers = read.int("mail.workers", default: delivery.workers, in: 1...64)
+        delivery.workers = read.int("mail.workers", default: delivery.workers, in: 0...64)
         delivery.maximumAttempts = read.int("mail.maxAttempts", default: delivery.maximumAttempts, in: 1...100)
         delivery.firstDelay = TimeInterval(read.int("mail.retry.firstDelaySeconds", default: 5, in: 1...3600))
         delivery.maximumDelay = TimeInterval(read.int("mail.retry.maximumDelaySeconds", default: 600, in: 1...86_400))
         delivery.lease = TimeInterval(read.int("mail.retry.leaseSeconds", default: 60, in: 5...3600))
-        smtp = transport == .smtp ? SMTPSettings(&read, envelopeFrom: from, workers: delivery.workers, environment: environment) : nil
+        smtp = transport == .smtp ? SMTPSettings(&read, envelopeFrom: from, workers: max(delivery.workers, 1), environment: environment) : nil
         if let smtp, delivery.lease <= TimeInterval(smtp.timeoutSeconds) {
             // A lease shorter than a send could hand the same message to a second worker mid-send.
             read.problems.add("mail.retry.leaseSeconds", "must be longer than mail.smtp.timeoutSeconds (\(smtp.timeoutSeconds))")

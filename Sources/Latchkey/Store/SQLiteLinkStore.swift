@@ -8,7 +8,7 @@ package struct SQLiteLinkStore: LinkStore {
     private let writer: any DatabaseWriter
 
     /// Opens (creating when missing) the database at `path` and brings its schema up to date.
-    package init(path: String) throws {
+    package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createPrivateDirectory(at: url.deletingLastPathComponent())
         var configuration = Configuration()
@@ -18,8 +18,20 @@ package struct SQLiteLinkStore: LinkStore {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
+        // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
         try SQLiteMigrations.migrator.migrate(pool)
         writer = pool
+    }
+
+    /// The journal mode and `synchronous` level commits really get, read back from SQLite (for the start-up line).
+    package func durability() async throws -> String {
+        try await writer.write { db in
+            let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"
+            let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+            let name = [0: "off", 1: "normal", 2: "full", 3: "extra"][level] ?? "\(level)"
+            return "journal \(journal), synchronous \(name)"
+        }
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {

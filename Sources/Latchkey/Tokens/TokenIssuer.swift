@@ -14,7 +14,10 @@ package struct TokenIssuer: Sendable {
         guard let current = keys.current else { throw StartupError("no signing key in \(configuration.keyDirectory)") }
         let collection = JWTKeyCollection()
         for key in keys.keys {
-            await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+            switch key.material {
+            case .rsa(let rsa): await collection.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+            case .p256(let p256): await collection.add(ecdsa: p256, kid: JWKIdentifier(string: key.id))
+            }
         }
         self.collection = collection
         self.signingKeyID = JWKIdentifier(string: current.id)

@@ -93,3 +93,18 @@ import Testing
         }
     }
 }
+
+@Suite struct StoreOnlyInstanceTests {
+    @Test func zeroWorkersStoreMailWithoutDeliveringIt() async throws {
+        try await withApp(["mail.workers": 0]) { client, workspace, _ in
+            try await client.sendLink()
+            try await Task.sleep(for: .seconds(1.5))
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: workspace.outboxDirectory.path)) ?? []
+            #expect(files.filter { $0.hasSuffix(".eml") }.isEmpty)
+            let pending = try await workspace.openDatabase().read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'pending' AND attempts = 0")
+            }
+            #expect(pending == 1)
+        }
+    }
+}

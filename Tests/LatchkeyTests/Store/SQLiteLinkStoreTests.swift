@@ -98,3 +98,13 @@ import Testing
         }
     }
 }
+
+@Suite struct SQLiteDurabilityTests {
+    @Test(arguments: [(StorageConfiguration.Synchronous.normal, "journal wal, synchronous normal"), (.full, "journal wal, synchronous full")])
+    func commitsGetTheConfiguredSynchronousLevel(_ level: StorageConfiguration.Synchronous, _ expected: String) async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath, synchronous: level)
+            #expect(try await store.durability() == expected)
+        }
+    }
+}

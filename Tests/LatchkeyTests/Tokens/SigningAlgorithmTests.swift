@@ -1,0 +1,35 @@
+import Foundation
+import HummingbirdTesting
+import JWTKit
+import Latchkey
+import Testing
+
+/// `tokens.algorithm` picks how new ID tokens are signed; every key in the directory stays published.
+@Suite struct SigningAlgorithmTests {
+    @Test func es256TokensVerifyAgainstThePublishedP256Key() async throws {
+        try await withApp(["tokens.algorithm": "ES256"]) { client, _, mailbox in
+            try await client.sendLink()
+            let idToken = try #require(try await client.complete(code: try await mailbox.code()).json["idToken"] as? String)
+            let jwks = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+            let keys = try await JWTKeyCollection().add(jwksJSON: jwks.text)
+            let claims = try await keys.verify(idToken, as: VerifiedClaims.self)
+            #expect(claims.email == "alice@example.com")
+
+            let published = try #require(try jwks.json["keys"] as? [[String: String]])
+            #expect(published.map { $0["alg"] } == ["ES256"])
+            #expect(published.first?["kty"] == "EC" && published.first?["crv"] == "P-256" && published.first?["n"] == nil)
+        }
+    }
+
+    @Test func switchingAlgorithmKeepsTheOldKeyPublishedAndSignsWithTheNewOne() async throws {
+        try await withTemporaryDirectory { directory in
+            let rsa = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .rs256)
+            let both = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .es256)
+            #expect(both.keys.count == 2)
+            #expect(both.current?.algorithm == .es256)
+            #expect(both.keys.contains { $0.id == rsa.current?.id })
+            let again = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .rs256)
+            #expect(again.keys.count == 2 && again.current?.id == rsa.current?.id)
+        }
+    }
+}
