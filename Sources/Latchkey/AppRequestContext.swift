@@ -11,18 +11,19 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Set by `ClientAuthenticationMiddleware` for a valid admin bearer token.
     package var isAdmin = false
 
+    /// The client's IP address: the peer's, or the one a trusted proxy forwarded (`ClientAddressMiddleware`).
+    package var clientIP: String?
+
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        clientIP = remoteAddress?.ipAddress
     }
 
     /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread.
     package var maxUploadSize: Int { 64 * 1024 }
 
     package var responseEncoder: JSONEncoder { .api }
-
-    /// The peer's IP address, without port.
-    package var clientIP: String? { remoteAddress?.ipAddress }
 }
 
 extension JSONEncoder {

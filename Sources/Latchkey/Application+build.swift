@@ -44,6 +44,8 @@ package func buildApplication(
         enumerationProtection: configuration.security.emailEnumerationProtection)
     let router = buildRouter(
         projectID: configuration.projectID,
+        clientAddress: ClientAddressMiddleware(
+            trustedProxies: configuration.server.trustedProxies, header: configuration.server.clientIPHeader),
         authentication: ClientAuthenticationMiddleware(apiKeys: configuration.apiKeys, admin: admin),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(

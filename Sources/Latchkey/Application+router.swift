@@ -6,7 +6,7 @@ import Hummingbird
 /// project-scoped `/v1/projects/{projectId}/…` of admin SDKs, the `/identitytoolkit.googleapis.com/…` and
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
 func buildRouter(
-    projectID: String, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
+    projectID: String, clientAddress: ClientAddressMiddleware, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController
 ) -> Router<AppRequestContext> {
@@ -41,6 +41,7 @@ func buildRouter(
     addRoutes(to: catalogue)
     let router = Router(context: AppRequestContext.self)
     router.addMiddleware {
+        clientAddress
         RequestLoggingMiddleware()
         ErrorMiddleware()
         MethodNotAllowedMiddleware(routes: catalogue.routes)

@@ -21,12 +21,12 @@ struct RequestLoggingMiddleware: RouterMiddleware {
             let response = try await next(request, context)
             metadata["status"] = "\(response.status.code)"
             metadata["duration_ms"] = "\(Self.milliseconds(since: start))"
-            context.logger.debug("Request", metadata: metadata)
+            context.logger.info("Request", metadata: metadata)
             return response
         } catch {
             metadata["status"] = "\((error as? any HTTPResponseError)?.status.code ?? 500)"
             metadata["duration_ms"] = "\(Self.milliseconds(since: start))"
-            context.logger.debug("Request", metadata: metadata)
+            context.logger.info("Request", metadata: metadata)
             throw error
         }
     }
