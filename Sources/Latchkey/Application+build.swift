@@ -36,9 +36,11 @@ package func buildApplication(
     let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
     let lookup = AccountLookup(store: store, tokens: tokens)
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
+    let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
         store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
-        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development)
+        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development,
+        limiter: limiter)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
         enumerationProtection: configuration.security.emailEnumerationProtection)
@@ -46,14 +48,16 @@ package func buildApplication(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
             trustedProxies: configuration.server.trustedProxies, header: configuration.server.clientIPHeader),
-        authentication: ClientAuthenticationMiddleware(apiKeys: configuration.apiKeys, admin: admin),
+        authentication: ClientAuthenticationMiddleware(
+            apiKeys: configuration.apiKeys, admin: admin,
+            quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
-            lookup: lookup,
-            authorizedDomains: configuration.authorizedDomains),
+            lookup: lookup, authorizedDomains: configuration.authorizedDomains, limiter: limiter,
+            enumerationProtection: configuration.security.emailEnumerationProtection),
         accounts: AccountsController(
-            passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection),
+            passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
                 store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
@@ -70,6 +74,7 @@ package func buildApplication(
         router: router,
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
+    app.addServices(RateCounterSweeper(store: store, clock: clock, logger: logger))
     if configuration.mail.delivery.workers > 0 {
         app.addServices(mailServices)
         app.addServices(

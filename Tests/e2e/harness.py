@@ -23,6 +23,7 @@ TEMPLATES = REPO / "templates"
 
 PROJECT_ID = "latchkey-e2e"
 API_KEY = "e2e-api-key"
+NO_RATE_LIMITS = {"sendPerEmail": [], "sendPerIP": [], "completePerIP": [], "apiKeyRequestsPerMinute": 0}
 CONTINUE_URL = "http://localhost/finish"
 
 START_TIMEOUT = 30  # seconds until /healthz must answer (debug builds start slowly)
@@ -69,6 +70,8 @@ class Latchkey:
             "security": {"serverSecretFile": "data/server-secret"},
             "mail": {"transport": "file", "file": {"directory": "data/outbox"}, "from": "no-reply@localhost"},
             "emailLink": {"codeLifetimeSeconds": 600},
+            # Every test client is 127.0.0.1; tests of the limits pass their own.
+            "rateLimits": NO_RATE_LIMITS,
             **config,
         }
         (directory / "latchkey.json").write_text(json.dumps(self.config, indent=2))

@@ -48,6 +48,7 @@ package struct AppConfiguration: Sendable {
     package var emailLink: EmailLinkConfiguration
     package var tokens: TokenConfiguration
     package var mail: MailConfiguration
+    package var rateLimits: RateLimitConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -91,6 +92,7 @@ package struct AppConfiguration: Sendable {
         self.emailLink = EmailLinkConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
         self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
+        self.rateLimits = RateLimitConfiguration(&read)
 
         let sender: MailAddress?
         do {
@@ -105,7 +107,7 @@ package struct AppConfiguration: Sendable {
 
     /// Loads the JSON file at `path`, with `LATCHKEY_*` environment variables taking precedence.
     package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> AppConfiguration {
-        let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+        let file = try JSONConfigFile.provider(path: path)
         let variables = environment.filter { $0.key.hasPrefix("LATCHKEY_") }
         let secretNames = Set(variables.keys.filter { $0.contains("SECRET") || $0.contains("TOKEN") || $0.contains("PASSWORD") })
         let env = EnvironmentVariablesProvider(environmentVariables: variables, secretsSpecifier: .specific(secretNames))

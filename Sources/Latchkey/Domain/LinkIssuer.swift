@@ -33,10 +33,11 @@ package struct LinkIssuer: Sendable {
     let publicURL: URL
     let codeLifetime: TimeInterval
     let logsLinks: Bool
+    let limiter: RateLimiter
 
     package init(
         store: any LinkStore, secret: ServerSecret, clock: any WallClock, renderer: EmailRenderer, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, logsLinks: Bool
+        codeLifetime: TimeInterval, logsLinks: Bool, limiter: RateLimiter
     ) {
         self.store = store
         self.secret = secret
@@ -46,12 +47,16 @@ package struct LinkIssuer: Sendable {
         self.publicURL = publicURL
         self.codeLifetime = codeLifetime
         self.logsLinks = logsLinks
+        self.limiter = limiter
     }
 
     /// Creates the code, stores its hash with the sealed email, and wakes the outbox. With `sendsEmail` false
-    /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead.
+    /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead. The attempt is counted
+    /// against `limits` in the same transaction; a full window throws `RateLimited` and stores nothing.
     @discardableResult
-    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: SignInLink) {
+    package func issue(
+        _ request: Request, sendsEmail: Bool = true, limits: [RateLimiter.Check] = [], logger: Logger
+    ) async throws -> (code: String, link: SignInLink) {
         let code = ServerSecret.makeToken()
         let now = clock.now
         let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
@@ -62,11 +67,15 @@ package struct LinkIssuer: Sendable {
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, continueURL: request.settings.continueURL)
         let queued = OutboxMessage(recipient: request.email, sealedMessage: try secret.seal(message.mimeData()), createdAt: now)
-        try await store.write { transaction in
+        let counters = limiter.counters(for: limits, at: now)
+        let refusal = try await store.write { transaction -> RateLimited? in
+            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) { return refusal }
             try transaction.insert(pending)
             try transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
             if sendsEmail { try transaction.enqueue(queued) }
+            return nil
         }
+        if let refusal { throw refusal }
         if sendsEmail { outbox.nudge() }
         logger.debug("Sign-in link issued", metadata: ["email": "\(request.email.redacted)"])
         if logsLinks {

@@ -10,6 +10,8 @@ package struct ServerSecret: Sendable {
     package enum HashPurpose: Sendable {
         case linkCode
         case refreshToken
+        /// An email address or IP address counted by a rate limit: counters name no one in clear.
+        case rateLimitSubject
     }
 
     /// The HKDF `info` of each derived key.
@@ -17,11 +19,13 @@ package struct ServerSecret: Sendable {
         case linkCode = "latchkey link code v1"
         case refreshToken = "latchkey refresh token v1"
         case outboxSealing = "latchkey outbox sealing v1"
+        case rateLimitSubject = "latchkey rate limit subject v1"
     }
 
     private let linkCodeKey: SymmetricKey
     private let refreshTokenKey: SymmetricKey
     private let sealingKey: SymmetricKey
+    private let rateLimitKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -32,6 +36,7 @@ package struct ServerSecret: Sendable {
         linkCodeKey = derive(.linkCode)
         refreshTokenKey = derive(.refreshToken)
         sealingKey = derive(.outboxSealing)
+        rateLimitKey = derive(.rateLimitSubject)
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -40,6 +45,7 @@ package struct ServerSecret: Sendable {
             switch purpose {
             case .linkCode: linkCodeKey
             case .refreshToken: refreshTokenKey
+            case .rateLimitSubject: rateLimitKey
             }
         return Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key))
     }

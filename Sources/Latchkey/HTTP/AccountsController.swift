@@ -7,6 +7,7 @@ struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
     let enumerationProtection: Bool
+    let limiter: RateLimiter
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -108,6 +109,7 @@ struct AccountsController {
         guard let password = try IdentityToolkitController.optionalString(body["password"], else: .invalidPassword), !password.isEmpty else {
             throw SignInError.missingPassword
         }
+        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")]) }
         let session = try await passwords.signIn(email: email, password: password, logger: context.logger)
         return SignInWithPasswordResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,

@@ -5,11 +5,13 @@ import Hummingbird
 /// with a bearer token, answering exactly as Google does so Firebase clients show their usual errors.
 ///
 /// Admin tools (the Firebase Admin SDKs among them) send `Authorization: Bearer …` and no API key.
+/// App requests count against their key's per-minute quota; admin requests do not.
 struct ClientAuthenticationMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let apiKeys: Set<String>
     let admin: AdminAuthorization
+    let quota: APIKeyQuota
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -18,6 +20,7 @@ struct ClientAuthenticationMiddleware: RouterMiddleware {
         if !context.isAdmin {
             guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
             guard apiKeys.contains(key) else { throw APIError.invalidAPIKey }
+            try quota.admit(key)
         }
         // Sign-in links carry an API key; an admin request without one gets the first configured key.
         context.apiKey = key.flatMap { apiKeys.contains($0) ? $0 : nil } ?? apiKeys.sorted().first

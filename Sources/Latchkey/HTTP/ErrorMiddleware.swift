@@ -13,6 +13,8 @@ struct ErrorMiddleware: RouterMiddleware {
             throw error
         } catch let error as SignInError {
             throw error
+        } catch let error as RateLimited {
+            throw error
         } catch let error as HTTPError {
             throw APIError(error)
         } catch {

@@ -6,6 +6,8 @@ struct IdentityToolkitController {
     let completer: LinkCompleter
     let lookup: AccountLookup
     let authorizedDomains: Set<String>
+    let limiter: RateLimiter
+    let enumerationProtection: Bool
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -58,11 +60,20 @@ struct IdentityToolkitController {
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
         let returnsLink = body["returnOobLink"]?.boolValue == true
         if returnsLink, !context.isAdmin { throw APIError.unauthenticated }
-        let issued = try await issuer.issue(
-            .init(
-                email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
-                requester: RequesterSummary(ipAddress: context.clientIP, userAgent: request.headers[.userAgent])),
-            sendsEmail: !returnsLink, logger: context.logger)
+        // Admins are trusted callers: their requests count against no limit.
+        let limits = context.isAdmin ? [] : [RateLimiter.Check(.sendPerEmail, email.value), RateLimiter.Check(.sendPerIP, context.clientIP ?? "")]
+        let issued: (code: String, link: SignInLink)
+        do {
+            issued = try await issuer.issue(
+                .init(
+                    email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
+                    requester: RequesterSummary(ipAddress: context.clientIP, userAgent: request.headers[.userAgent])),
+                sendsEmail: !returnsLink, limits: limits, logger: context.logger)
+        } catch let refusal as RateLimited where refusal.rule == .sendPerEmail && enumerationProtection {
+            // Saying "too many" would tell a prober that someone just asked for this address.
+            context.logger.info("Send dropped by the per-address limit", metadata: ["email": "\(email.redacted)"])
+            return SendOobCodeResponse(email: email.value)
+        }
         guard returnsLink else { return SendOobCodeResponse(email: email.value) }
         return SendOobCodeResponse(email: email.value, oobCode: issued.code, oobLink: issued.link.url)
     }
@@ -72,6 +83,7 @@ struct IdentityToolkitController {
         let email = try Self.email(in: body)
         guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
         guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
+        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")]) }
         // A linking request's token is checked before the code, so a stale session never spends a code.
         var signedIn: IDTokenClaims?
         if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {

@@ -64,4 +64,11 @@ package protocol StoreTransaction {
     func revokeRefreshTokens(accountID: String, at now: Date) throws
 
     func enqueue(_ message: OutboxMessage) throws
+
+    /// Attempts counted so far in the fixed window starting at `windowStart` (0 when the row is from an older one).
+    func rateCount(key: String, windowStart: Int) throws -> Int
+    /// Counts one attempt, starting the counter afresh when its stored window is older.
+    func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws
+    /// Removes counters whose window ended before `now`; returns how many.
+    func deleteExpiredRateCounters(before now: Int) throws -> Int
 }

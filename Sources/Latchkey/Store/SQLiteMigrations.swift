@@ -102,6 +102,18 @@ enum SQLiteMigrations {
                     CREATE INDEX refresh_tokens_by_account ON refresh_tokens(account_id);
                     """)
         }
+        migrator.registerMigration("v4: rate-limit counters") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE rate_counters (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        window_start INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        expires_at INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX rate_counters_by_expiry ON rate_counters(expires_at);
+                    """)
+        }
         return migrator
     }
 }

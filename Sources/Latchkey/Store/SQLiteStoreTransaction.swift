@@ -133,6 +133,26 @@ struct SQLiteStoreTransaction: StoreTransaction {
             arguments: [message.recipient.value, message.sealedMessage, message.createdAt.timeIntervalSince1970, message.createdAt.timeIntervalSince1970])
     }
 
+    func rateCount(key: String, windowStart: Int) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count FROM rate_counters WHERE key = ? AND window_start = ?", arguments: [key, windowStart]) ?? 0
+    }
+
+    func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+                ON CONFLICT (key) DO UPDATE SET
+                    count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
+                    window_start = excluded.window_start, expires_at = excluded.expires_at
+                """,
+            arguments: [key, windowStart, expiresAt])
+    }
+
+    func deleteExpiredRateCounters(before now: Int) throws -> Int {
+        try db.execute(sql: "DELETE FROM rate_counters WHERE expires_at < ?", arguments: [now])
+        return db.changesCount
+    }
+
     private static func date(_ seconds: Double?) -> Date? {
         seconds.map(Date.init(timeIntervalSince1970:))
     }

@@ -19,6 +19,27 @@ import Testing
         #expect(configuration.logLevel == .info)
     }
 
+    @Test func rateLimitsAreListsOfWindowsWithStandardDefaults() async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration([
+                "rateLimits": [
+                    "sendPerEmail": [["limit": 2, "windowSeconds": 30], ["limit": 9, "windowSeconds": 3600]], "sendPerIP": [String](),
+                ]
+            ])
+            let windows = configuration.rateLimits.limits.windows
+            #expect(windows[.sendPerEmail] == [.init(limit: 2, seconds: 30), .init(limit: 9, seconds: 3600)])
+            #expect(windows[.sendPerIP] == [])
+            #expect(windows[.completePerIP] == RateLimits.standard.windows[.completePerIP])
+            #expect(configuration.rateLimits.apiKeyRequestsPerMinute == 600)
+            #expect(configuration.server.trustedProxies.isEmpty && configuration.tokens.algorithm == .rs256)
+
+            await #expect(throws: ConfigProblems.self) {
+                try await workspace.configuration(["rateLimits.sendPerIP": [["limit": 0, "windowSeconds": 30]]])
+            }
+            await #expect(throws: ConfigProblems.self) { try await workspace.configuration(["server.trustedProxies": ["10.0.0.0/40"]]) }
+        }
+    }
+
     @Test func environmentVariablesOverrideTheFile() async throws {
         try await withWorkspace { workspace in
             let configuration = try await workspace.configuration(

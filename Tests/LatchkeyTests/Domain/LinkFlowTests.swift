@@ -28,7 +28,8 @@ import Testing
                 directory: configuration.templatesDirectory, sender: MailAddress(address: "no-reply@example.com"), appName: "Test")
             let issuer = LinkIssuer(
                 store: store, secret: secret, clock: clock, renderer: renderer, outbox: OutboxSignal(), publicURL: configuration.publicURL,
-                codeLifetime: 600, logsLinks: false)
+                codeLifetime: 600, logsLinks: false,
+                limiter: RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock))
             try await body(
                 Services(
                     issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: 300),

@@ -1,0 +1,41 @@
+/// Abuse limits.
+///
+/// - `rateLimits.sendPerEmail`, `rateLimits.sendPerIP`, `rateLimits.completePerIP` (each a list of
+///   `{"limit": N, "windowSeconds": S}`; `[]` turns the rule off): defaults 1 a minute, 5 an hour and 20 a day
+///   per address; 10 sends in 5 minutes per IP; 30 completions (email link or password) in 5 minutes per IP.
+/// - `rateLimits.apiKeyRequestsPerMinute` (integer, default `600`, `0` for none): requests per API key per
+///   minute, counted per instance.
+package struct RateLimitConfiguration: Sendable {
+    package var limits: RateLimits
+    package var apiKeyRequestsPerMinute: Int
+
+    init(_ read: inout ConfigSectionReader) {
+        limits = .standard
+        for rule in [RateLimits.Rule.sendPerEmail, .sendPerIP, .completePerIP] {
+            if let windows = Self.windows(&read, "rateLimits.\(rule.rawValue)") { limits.windows[rule] = windows }
+        }
+        apiKeyRequestsPerMinute = read.int("rateLimits.apiKeyRequestsPerMinute", default: 600, in: 0...10_000_000)
+    }
+
+    /// The list at `key`, or nil when the key is absent.
+    private static func windows(_ read: inout ConfigSectionReader, _ key: String) -> [RateLimits.Window]? {
+        // An empty list arrives as a list of strings; a list of objects as numbered keys (`JSONConfigFile`).
+        if let plain = read.stringArray(key) {
+            if !plain.isEmpty { read.problems.add(key, "must be a list of {\"limit\": N, \"windowSeconds\": S}") }
+            return []
+        }
+        var windows: [RateLimits.Window] = []
+        var index = 0
+        while read.int("\(key).\(index).limit") != nil || read.int("\(key).\(index).windowSeconds") != nil {
+            let limit = read.int("\(key).\(index).limit")
+            let seconds = read.int("\(key).\(index).windowSeconds")
+            if let limit, let seconds, (1...1_000_000).contains(limit), (1...604_800).contains(seconds) {
+                windows.append(RateLimits.Window(limit: limit, seconds: seconds))
+            } else {
+                read.problems.add("\(key)[\(index)]", "needs a limit from 1 to 1000000 and windowSeconds from 1 to 604800")
+            }
+            index += 1
+        }
+        return index == 0 ? nil : windows
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Counts attempts in the database, so restarts and several instances share the counts.
+///
+/// Each window is one fixed-window counter row keyed by rule, window length and a keyed hash of the subject.
+/// An attempt is checked against every window first and counted in all of them only when none refuses, so a
+/// refused attempt does not push the subject's other windows further.
+package struct RateLimiter: Sendable {
+    /// One subject to count under one rule.
+    package struct Check: Sendable {
+        let rule: RateLimits.Rule
+        let subject: String
+
+        package init(_ rule: RateLimits.Rule, _ subject: String) {
+            self.rule = rule
+            self.subject = subject
+        }
+    }
+
+    let limits: RateLimits
+    let secret: ServerSecret
+    let store: any LinkStore
+    let clock: any WallClock
+
+    package init(limits: RateLimits, secret: ServerSecret, store: any LinkStore, clock: any WallClock) {
+        self.limits = limits
+        self.secret = secret
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Counts one attempt in its own transaction, or throws `RateLimited`.
+    package func admit(_ checks: [Check]) async throws {
+        let now = clock.now
+        let counters = counters(for: checks, at: now)
+        guard !counters.isEmpty else { return }
+        if let refusal = try await store.write({ try Self.count(counters, in: $0, at: now) }) { throw refusal }
+    }
+
+    /// The counters `checks` touch at `now`; to be counted inside a caller's own transaction with `count`.
+    package func counters(for checks: [Check], at now: Date) -> [Counter] {
+        checks.flatMap { check in
+            let subject = secret.hash(check.subject, for: .rateLimitSubject).base64URLEncoded()
+            return (limits.windows[check.rule] ?? []).map { window in
+                let start = Int(now.timeIntervalSince1970) / window.seconds * window.seconds
+                return Counter(
+                    rule: check.rule, key: "\(check.rule.rawValue):\(window.seconds):\(subject)", limit: window.limit, windowStart: start,
+                    windowEnd: start + window.seconds)
+            }
+        }
+    }
+
+    /// Refuses when any counter is full; otherwise counts the attempt in every one of them.
+    package static func count(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> RateLimited? {
+        for counter in counters where try transaction.rateCount(key: counter.key, windowStart: counter.windowStart) >= counter.limit {
+            return RateLimited(rule: counter.rule, retryAfter: max(1, counter.windowEnd - Int(now.timeIntervalSince1970)))
+        }
+        for counter in counters {
+            try transaction.countRateAttempt(key: counter.key, windowStart: counter.windowStart, expiresAt: counter.windowEnd)
+        }
+        return nil
+    }
+
+    /// One fixed window of one rule for one subject.
+    package struct Counter: Sendable {
+        let rule: RateLimits.Rule
+        let key: String
+        let limit: Int
+        let windowStart: Int
+        let windowEnd: Int
+    }
+}
