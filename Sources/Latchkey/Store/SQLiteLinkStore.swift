@@ -3,9 +3,11 @@ import GRDB
 
 /// The embedded store: one SQLite file in WAL mode, reached through a GRDB `DatabasePool`.
 ///
-/// It migrates in its initializer, so an unmigrated store cannot exist.
+/// It migrates in its initializer, so an unmigrated store cannot exist. Request writes go through a
+/// `WriteBatcher`, which commits concurrent ones together.
 package struct SQLiteLinkStore: LinkStore {
     private let writer: any DatabaseWriter
+    private let batcher: WriteBatcher
 
     /// Opens (creating when missing) the database at `path` and brings its schema up to date.
     package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
@@ -22,6 +24,7 @@ package struct SQLiteLinkStore: LinkStore {
         try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
         try SQLiteMigrations.migrator.migrate(pool)
         writer = pool
+        batcher = WriteBatcher(writer: pool)
     }
 
     /// The journal mode and `synchronous` level commits really get, read back from SQLite (for the start-up line).
@@ -35,7 +38,7 @@ package struct SQLiteLinkStore: LinkStore {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await writer.write { db in try body(SQLiteStoreTransaction(db: db)) }
+        try await batcher.write { db in try body(SQLiteStoreTransaction(db: db)) }
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
