@@ -32,6 +32,9 @@ package func buildApplication(
         mailServices.append(SMTPTransportService(transport: smtp))
     }
     let outbox = OutboxSignal()
+    let metrics = ServiceMetrics()
+    let observability = configuration.observability
+    let metricsEndpoint = MetricsController(metrics: metrics, store: store, clock: clock)
 
     let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
     let lookup = AccountLookup(store: store, tokens: tokens)
@@ -40,10 +43,10 @@ package func buildApplication(
     let issuer = LinkIssuer(
         store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development,
-        limiter: limiter)
+        limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
-        enumerationProtection: configuration.security.emailEnumerationProtection)
+        enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics)
     let router = buildRouter(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
@@ -53,9 +56,10 @@ package func buildApplication(
             quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
+                store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds),
+                metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, limiter: limiter,
-            enumerationProtection: configuration.security.emailEnumerationProtection),
+            enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
         accountUpdates: AccountUpdatesController(
@@ -68,19 +72,29 @@ package func buildApplication(
         wellKnown: WellKnownController(
             tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
-        action: ActionController(authorizedDomains: configuration.authorizedDomains))
+        action: ActionController(authorizedDomains: configuration.authorizedDomains),
+        metrics: metrics,
+        metricsEndpoint: observability.metricsEnabled && observability.metricsPort == nil ? metricsEndpoint : nil)
 
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
     app.addServices(RateCounterSweeper(store: store, clock: clock, logger: logger))
+    if observability.metricsEnabled, let port = observability.metricsPort {
+        let metricsRouter = Router(context: AppRequestContext.self)
+        metricsRouter.addRoutes(metricsEndpoint.endpoints)
+        app.addServices(
+            Application(
+                router: metricsRouter, configuration: .init(address: .hostname(configuration.server.host, port: port), serverName: "Latchkey"),
+                logger: logger))
+    }
     if configuration.mail.delivery.workers > 0 {
         app.addServices(mailServices)
         app.addServices(
             OutboxDeliveryService(
                 store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery,
-                logger: logger))
+                logger: logger, metrics: metrics))
     }
     let durability = try await store.durability()
     logger.info(

@@ -8,11 +8,12 @@ import Hummingbird
 func buildRouter(
     projectID: String, clientAddress: ClientAddressMiddleware, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
-    action: ActionController
+    action: ActionController, metrics: ServiceMetrics, metricsEndpoint: MetricsController?
 ) -> Router<AppRequestContext> {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.addRoutes(wellKnown.endpoints)
         router.addRoutes(action.endpoints)
+        if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
         let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
@@ -42,8 +43,8 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.addMiddleware {
         clientAddress
-        RequestLoggingMiddleware()
-        ErrorMiddleware()
+        RequestLoggingMiddleware(metrics: metrics)
+        ErrorMiddleware(metrics: metrics)
         MethodNotAllowedMiddleware(routes: catalogue.routes)
     }
     addRoutes(to: router)

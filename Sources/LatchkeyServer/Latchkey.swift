@@ -42,7 +42,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        switch configuration.observability.logFormat {
+        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        case .json: LoggingSystem.bootstrap(JSONLogHandler.init)
+        }
         do {
             let app = try await buildApplication(configuration)
             try await app.runService()

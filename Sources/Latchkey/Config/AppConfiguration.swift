@@ -49,6 +49,7 @@ package struct AppConfiguration: Sendable {
     package var tokens: TokenConfiguration
     package var mail: MailConfiguration
     package var rateLimits: RateLimitConfiguration
+    package var observability: ObservabilityConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -93,6 +94,7 @@ package struct AppConfiguration: Sendable {
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
         self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
         self.rateLimits = RateLimitConfiguration(&read)
+        self.observability = ObservabilityConfiguration(&read)
 
         let sender: MailAddress?
         do {

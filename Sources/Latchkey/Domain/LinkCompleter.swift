@@ -8,13 +8,18 @@ package struct LinkCompleter: Sendable {
     let clock: any WallClock
     let minter: SessionMinter
     let recentLogin: TimeInterval
+    let metrics: ServiceMetrics
 
-    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval) {
+    package init(
+        store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval,
+        metrics: ServiceMetrics = ServiceMetrics()
+    ) {
         self.store = store
         self.secret = secret
         self.clock = clock
         self.minter = SessionMinter(tokens: tokens, secret: secret)
         self.recentLogin = recentLogin
+        self.metrics = metrics
     }
 
     /// Signs in the owner of `email` with the code from their link.
@@ -31,7 +36,7 @@ package struct LinkCompleter: Sendable {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
-        let verdict = try await store.write { transaction -> Verdict<(Account, isNew: Bool)> in
+        let verdict = try await store.write { transaction -> Verdict<(Account, isNew: Bool, strippedPassword: Bool)> in
             guard let pending = try transaction.pendingRequest(codeHash: codeHash), let id = pending.id, !pending.isSpent else {
                 return .refused(.invalidOOBCode)
             }
@@ -55,12 +60,13 @@ package struct LinkCompleter: Sendable {
                 try transaction.update(account)
                 try transaction.insert(
                     refresh.record(accountID: account.id, authTime: now, now: now))
-                return .accepted((account, false))
+                return .accepted((account, false, false))
             }
             guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
             var account = existing ?? Account(id: Account.makeID(), email: email, isEmailVerified: true, validSince: now.wholeSeconds, createdAt: now)
             guard !account.isDisabled else { return .refused(.userDisabled) }
-            if existing != nil, !account.isEmailVerified {
+            let strips = existing != nil && !account.isEmailVerified
+            if strips {
                 // Whoever held this account before the address was proven (a password, or a password since
                 // removed, or an address set on an anonymous account) loses every session now.
                 account.passwordHash = nil
@@ -72,10 +78,24 @@ package struct LinkCompleter: Sendable {
             if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
             try transaction.insert(
                 refresh.record(accountID: account.id, authTime: now, now: now))
-            return .accepted((account, existing == nil))
+            return .accepted((account, existing == nil, strips))
         }
-        let (account, isNew) = try verdict.get()
+        count(verdict)
+        let (account, isNew, _) = try verdict.get()
         logger.debug("Sign-in link completed", metadata: ["account": "\(account.id)", "new": "\(isNew)"])
         return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: isNew)
+    }
+
+    private func count(_ verdict: Verdict<(Account, isNew: Bool, strippedPassword: Bool)>) {
+        switch verdict {
+        case .accepted(let (_, isNew, strippedPassword)):
+            metrics.count(code: .completed)
+            if isNew { metrics.countSignUp("email_link") }
+            if strippedPassword { metrics.countPasswordStrip() }
+        case .refused(.expiredOOBCode): metrics.count(code: .expired)
+        case .refused(.emailMismatch): metrics.count(code: .mismatched)
+        case .refused(.invalidOOBCode): metrics.count(code: .invalid)
+        case .refused: break
+        }
     }
 }

@@ -34,10 +34,11 @@ package struct LinkIssuer: Sendable {
     let codeLifetime: TimeInterval
     let logsLinks: Bool
     let limiter: RateLimiter
+    let metrics: ServiceMetrics
 
     package init(
         store: any LinkStore, secret: ServerSecret, clock: any WallClock, renderer: EmailRenderer, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, logsLinks: Bool, limiter: RateLimiter
+        codeLifetime: TimeInterval, logsLinks: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
@@ -48,6 +49,7 @@ package struct LinkIssuer: Sendable {
         self.codeLifetime = codeLifetime
         self.logsLinks = logsLinks
         self.limiter = limiter
+        self.metrics = metrics
     }
 
     /// Creates the code, stores its hash with the sealed email, and wakes the outbox. With `sendsEmail` false
@@ -76,7 +78,11 @@ package struct LinkIssuer: Sendable {
             return nil
         }
         if let refusal { throw refusal }
-        if sendsEmail { outbox.nudge() }
+        metrics.count(code: .issued)
+        if sendsEmail {
+            metrics.count(email: .queued)
+            outbox.nudge()
+        }
         logger.debug("Sign-in link issued", metadata: ["email": "\(request.email.redacted)"])
         if logsLinks {
             logger.debug("Development mode: sign-in link", metadata: ["link": "\(link.url)"])

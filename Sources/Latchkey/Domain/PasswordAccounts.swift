@@ -11,15 +11,18 @@ package struct PasswordAccounts: Sendable {
     let clock: any WallClock
     let minter: SessionMinter
     let enumerationProtection: Bool
+    let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, enumerationProtection: Bool
+        store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, enumerationProtection: Bool,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
         self.minter = SessionMinter(tokens: tokens, secret: secret)
         self.enumerationProtection = enumerationProtection
+        self.metrics = metrics
     }
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
@@ -43,6 +46,7 @@ package struct PasswordAccounts: Sendable {
             return .accepted(account)
         }
         let account = try verdict.get()
+        metrics.countSignUp(email == nil ? "anonymous" : password == nil ? "admin" : "password")
         logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
         return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: true)
     }

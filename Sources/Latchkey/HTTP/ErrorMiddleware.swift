@@ -6,6 +6,8 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
+    let metrics: ServiceMetrics
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -14,6 +16,7 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as SignInError {
             throw error
         } catch let error as RateLimited {
+            metrics.countRejection(by: error.rule)
             throw error
         } catch let error as HTTPError {
             throw APIError(error)

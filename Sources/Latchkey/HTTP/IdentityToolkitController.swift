@@ -8,6 +8,7 @@ struct IdentityToolkitController {
     let authorizedDomains: Set<String>
     let limiter: RateLimiter
     let enumerationProtection: Bool
+    let metrics: ServiceMetrics
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -71,6 +72,7 @@ struct IdentityToolkitController {
                 sendsEmail: !returnsLink, limits: limits, logger: context.logger)
         } catch let refusal as RateLimited where refusal.rule == .sendPerEmail && enumerationProtection {
             // Saying "too many" would tell a prober that someone just asked for this address.
+            metrics.countRejection(by: refusal.rule)
             context.logger.info("Send dropped by the per-address limit", metadata: ["email": "\(email.redacted)"])
             return SendOobCodeResponse(email: email.value)
         }

@@ -4,8 +4,11 @@ import Logging
 
 /// Logs each request with its path but never its query, because the emailed link carries its code there.
 /// (Hummingbird's `LogRequestsMiddleware` logs the full URI.)
+/// Each request is also timed into the metrics, by route pattern (never the concrete path, which could hold anything).
 struct RequestLoggingMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+
+    let metrics: ServiceMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -19,22 +22,21 @@ struct RequestLoggingMiddleware: RouterMiddleware {
         var metadata: Logger.Metadata = ["method": "\(request.method)", "path": "\(request.uri.path)", "ip": "\(context.clientIP ?? "-")"]
         do {
             let response = try await next(request, context)
-            metadata["status"] = "\(response.status.code)"
-            metadata["duration_ms"] = "\(Self.milliseconds(since: start))"
-            context.logger.info("Request", metadata: metadata)
+            finish(request, context, status: response.status.code, since: start, metadata: &metadata)
             return response
         } catch {
-            metadata["status"] = "\((error as? any HTTPResponseError)?.status.code ?? 500)"
-            metadata["duration_ms"] = "\(Self.milliseconds(since: start))"
-            context.logger.info("Request", metadata: metadata)
+            finish(request, context, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: start, metadata: &metadata)
             throw error
         }
     }
 
     static let requestID = HTTPField.Name("X-Request-Id")!
 
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+    private func finish(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant, metadata: inout Logger.Metadata) {
         let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        metadata["status"] = "\(status)"
+        metadata["duration_ms"] = "\(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)"
+        context.logger.info("Request", metadata: metadata)
+        metrics.record(request: request.method.rawValue, route: context.endpointPath ?? "NotFound", status: status, duration: elapsed)
     }
 }

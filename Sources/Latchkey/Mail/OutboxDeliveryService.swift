@@ -15,10 +15,11 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let policy: DeliveryPolicy
     let pollInterval: Duration
     let logger: Logger
+    let metrics: ServiceMetrics
 
     package init(
         store: any LinkStore, secret: ServerSecret, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
-        policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger
+        policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
@@ -28,6 +29,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         self.policy = policy
         self.pollInterval = pollInterval
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// ServiceLifecycle logs services by description; the default would dump every field.
@@ -100,6 +102,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
             let mime = try secret.open(message.sealedMessage)
             try await transport.deliver(Array(mime), to: message.recipient, id: id)
             try await store.markDelivered(outboxID: id, at: clock.now)
+            metrics.count(email: .sent)
             logger.debug("Email delivered", metadata: metadata)
         } catch {
             let retryAt = policy.retryDelay(afterAttempt: message.attempts, error: error).map { clock.now.addingTimeInterval($0) }
@@ -109,6 +112,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
             } catch {
                 logger.error("Outbox failure could not be recorded", metadata: ["outbox.id": "\(id)", "error": "\(error)"])
             }
+            metrics.count(email: retryAt == nil ? .failed : .retried)
             if retryAt == nil {
                 logger.error("Email delivery gave up", metadata: metadata)
             } else {

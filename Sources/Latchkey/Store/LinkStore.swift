@@ -23,6 +23,8 @@ package protocol LinkStore: Sendable {
     func undeliveredMessages(limit: Int) async throws -> [OutboxStatus]
     /// Puts every given-up message back in the queue, due at `now`; returns how many.
     func retryFailedMessages(now: Date) async throws -> Int
+    /// How many messages wait for delivery and how long the oldest has waited at `now`.
+    func outboxBacklog(now: Date) async throws -> OutboxBacklog
 }
 
 /// What an operator sees of one undelivered message: never its content.

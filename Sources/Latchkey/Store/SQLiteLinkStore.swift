@@ -101,6 +101,14 @@ package struct SQLiteLinkStore: LinkStore {
         }
     }
 
+    package func outboxBacklog(now: Date) async throws -> OutboxBacklog {
+        try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM outbox WHERE status = 'pending'")
+            let oldest: Double? = row?["oldest"]
+            return OutboxBacklog(count: row?["depth"] ?? 0, oldestAge: oldest.map { max(0, now.timeIntervalSince1970 - $0) } ?? 0)
+        }
+    }
+
     package func undeliveredMessages(limit: Int) async throws -> [OutboxStatus] {
         try await writer.read { db in
             try Row.fetchAll(

@@ -1,0 +1,19 @@
+import Hummingbird
+
+/// `GET /metrics`: Prometheus text exposition of `ServiceMetrics`, with the outbox gauges read fresh.
+struct MetricsController {
+    let metrics: ServiceMetrics
+    let store: any LinkStore
+    let clock: any WallClock
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self).get("metrics", use: exposition)
+    }
+
+    @Sendable func exposition(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let text = metrics.exposition(backlog: try await store.outboxBacklog(now: clock.now))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: text)))
+    }
+}
