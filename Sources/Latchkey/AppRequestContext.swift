@@ -24,6 +24,11 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     package var maxUploadSize: Int { 64 * 1024 }
 
     package var responseEncoder: JSONEncoder { .api }
+
+    /// Who sent `request`, for emails and the audit log.
+    func requester(of request: Request) -> RequesterSummary {
+        RequesterSummary(ipAddress: clientIP, userAgent: request.headers[.userAgent])
+    }
 }
 
 extension JSONEncoder {

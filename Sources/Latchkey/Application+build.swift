@@ -80,7 +80,8 @@ package func buildApplication(
         router: router,
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
-    app.addServices(RateCounterSweeper(store: store, clock: clock, logger: logger))
+    app.addServices(
+        ExpiredRowSweeper(store: store, clock: clock, auditRetention: TimeInterval(observability.auditRetentionDays) * 86_400, logger: logger))
     if observability.metricsEnabled, let port = observability.metricsPort {
         let metricsRouter = Router(context: AppRequestContext.self)
         metricsRouter.addRoutes(metricsEndpoint.endpoints)

@@ -4,6 +4,7 @@
 /// - `metrics.port` (integer, default none): serve them on this port of `server.host` instead of the main
 ///   port, so the public listener never exposes them.
 /// - `logFormat` (`"text"` or `"json"`, default `"text"`): `json` writes one JSON object per line.
+/// - `audit.retentionDays` (integer, default `90`, 1 to 3650): how long audit events are kept.
 package struct ObservabilityConfiguration: Sendable {
     /// How log lines are written.
     package enum LogFormat: String, Sendable, CaseIterable {
@@ -14,6 +15,7 @@ package struct ObservabilityConfiguration: Sendable {
     package var metricsEnabled: Bool
     package var metricsPort: Int?
     package var logFormat: LogFormat
+    package var auditRetentionDays: Int
 
     init(_ read: inout ConfigSectionReader) {
         metricsEnabled = read.bool("metrics.enabled") ?? true
@@ -22,5 +24,6 @@ package struct ObservabilityConfiguration: Sendable {
             return port
         }
         logFormat = read.choice("logFormat", default: LogFormat.text)
+        auditRetentionDays = read.int("audit.retentionDays", default: 90, in: 1...3650)
     }
 }

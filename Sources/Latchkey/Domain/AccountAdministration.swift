@@ -19,7 +19,9 @@ package struct AccountAdministration: Sendable {
 
     /// Applies `changes`; a password change ends every other session and returns a fresh one to a user changing
     /// their own password (an admin gets none: the new session would be the user's).
-    package func update(_ account: Account, with changes: AccountChanges, by actor: AccountActor, logger: Logger) async throws -> (Account, Session?) {
+    package func update(
+        _ account: Account, with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger
+    ) async throws -> (Account, Session?) {
         if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
         var passwordHash: String?
         if let password = changes.password { passwordHash = try await hasher.hash(password) }
@@ -47,7 +49,13 @@ package struct AccountAdministration: Sendable {
             if changes.deletesDisplayName { current.displayName = nil }
             if changes.deletesPhotoURL { current.photoURL = nil }
             if changes.deletesPassword { current.passwordHash = nil }
-            if let isDisabled = changes.isDisabled { current.isDisabled = isDisabled }
+            if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {
+                current.isDisabled = isDisabled
+                try transaction.record(
+                    AuditEvent(
+                        isDisabled ? .accountDisabled : .accountEnabled, at: now, accountID: current.id, email: current.email, requester: requester,
+                        detail: actor.auditName))
+            }
             if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
             // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
             let revokesSessions = newHash != nil || changes.validSince != nil
@@ -58,6 +66,10 @@ package struct AccountAdministration: Sendable {
                 if requested > current.validSince || newHash != nil {
                     current.validSince = max(current.validSince, requested)
                     try transaction.revokeRefreshTokens(accountID: current.id, at: now)
+                    try transaction.record(
+                        AuditEvent(
+                            .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
+                            detail: "\(newHash != nil ? "password changed" : "validSince set") by \(actor.auditName)"))
                 }
             }
             try transaction.update(current)
@@ -75,10 +87,14 @@ package struct AccountAdministration: Sendable {
 
     /// Deletes the account and its sessions. Pending sign-in links for its address stay harmless: completing one
     /// creates a fresh account.
-    package func delete(_ account: Account, by actor: AccountActor, logger: Logger) async throws {
+    package func delete(_ account: Account, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger) async throws {
         if case .user(let claims) = actor { try requireRecentLogin(claims) }
         let now = clock.now
-        try await store.write { try $0.deleteAccount(id: account.id, at: now) }
+        try await store.write { transaction in
+            try transaction.deleteAccount(id: account.id, at: now)
+            try transaction.record(
+                AuditEvent(.accountDeleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: actor.auditName))
+        }
         logger.debug("Account deleted", metadata: ["account": "\(account.id)"])
     }
 

@@ -29,4 +29,12 @@ package struct AccountChanges: Sendable {
 package enum AccountActor: Sendable {
     case user(IDTokenClaims)
     case admin
+
+    /// Who acted, as the audit log says it.
+    var auditName: String {
+        switch self {
+        case .user: "the user"
+        case .admin: "an admin"
+        }
+    }
 }

@@ -32,7 +32,9 @@ package struct LinkCompleter: Sendable {
     /// instead: its own address re-authenticates it (a fresh `auth_time`), a free address becomes the email of an
     /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
     /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
-    package func complete(email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, logger: Logger) async throws -> Session {
+    package func complete(
+        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, requester: RequesterSummary = RequesterSummary(), logger: Logger
+    ) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
@@ -60,6 +62,8 @@ package struct LinkCompleter: Sendable {
                 try transaction.update(account)
                 try transaction.insert(
                     refresh.record(accountID: account.id, authTime: now, now: now))
+                try transaction.record(
+                    AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: "linked to a signed-in account"))
                 return .accepted((account, false, false))
             }
             guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
@@ -72,12 +76,18 @@ package struct LinkCompleter: Sendable {
                 account.passwordHash = nil
                 account.validSince = now.wholeSeconds
                 try transaction.revokeRefreshTokens(accountID: account.id, at: now)
+                for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
+                    try transaction.record(
+                        AuditEvent(kind, at: now, accountID: account.id, email: email, requester: requester, detail: "address proven by another party"))
+                }
             }
             account.isEmailVerified = true
             account.lastSignInAt = now
             if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
             try transaction.insert(
                 refresh.record(accountID: account.id, authTime: now, now: now))
+            try transaction.record(
+                AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: existing == nil ? "new account" : nil))
             return .accepted((account, existing == nil, strips))
         }
         count(verdict)

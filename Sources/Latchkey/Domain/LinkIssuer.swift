@@ -71,8 +71,14 @@ package struct LinkIssuer: Sendable {
         let queued = OutboxMessage(recipient: request.email, sealedMessage: try secret.seal(message.mimeData()), createdAt: now)
         let counters = limiter.counters(for: limits, at: now)
         let refusal = try await store.write { transaction -> RateLimited? in
-            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) { return refusal }
+            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {
+                try transaction.record(
+                    AuditEvent(.rateLimited, at: now, email: request.email, requester: request.requester, detail: refusal.rule.rawValue))
+                return refusal
+            }
             try transaction.insert(pending)
+            try transaction.record(
+                AuditEvent(.codeIssued, at: now, email: request.email, requester: request.requester, detail: sendsEmail ? nil : "returned to admin"))
             try transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
             if sendsEmail { try transaction.enqueue(queued) }
             return nil

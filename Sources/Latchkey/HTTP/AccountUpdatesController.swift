@@ -52,7 +52,8 @@ struct AccountUpdatesController {
             changes.isDisabled = body["disableUser"]?.boolValue
             changes.isEmailVerified = body["emailVerified"]?.boolValue
         }
-        let (updated, session) = try await administration.update(account, with: changes, by: actor, logger: context.logger)
+        let (updated, session) = try await administration.update(
+            account, with: changes, by: actor, requester: context.requester(of: request), logger: context.logger)
         return response(for: updated, session: session)
     }
 
@@ -79,14 +80,15 @@ struct AccountUpdatesController {
         changes.isDisabled = body["disabled"]?.boolValue
         changes.isEmailVerified = body["emailVerified"]?.boolValue
         let session = try await passwords.signUp(id: id, email: email, password: password, logger: context.logger)
-        let (account, _) = try await administration.update(session.account, with: changes, by: .admin, logger: context.logger)
+        let (account, _) = try await administration.update(
+            session.account, with: changes, by: .admin, requester: context.requester(of: request), logger: context.logger)
         return response(for: account, session: nil)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> DeleteResponse {
         let body = try await RequestBody.jsonObject(request, context: context)
         let (account, actor) = try await subject(of: body, context)
-        try await administration.delete(account, by: actor, logger: context.logger)
+        try await administration.delete(account, by: actor, requester: context.requester(of: request), logger: context.logger)
         return DeleteResponse()
     }
 

@@ -109,7 +109,7 @@ struct AccountsController {
         guard let password = try IdentityToolkitController.optionalString(body["password"], else: .invalidPassword), !password.isEmpty else {
             throw SignInError.missingPassword
         }
-        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")]) }
+        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: context.requester(of: request)) }
         let session = try await passwords.signIn(email: email, password: password, logger: context.logger)
         return SignInWithPasswordResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,

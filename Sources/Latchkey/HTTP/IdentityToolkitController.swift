@@ -68,7 +68,7 @@ struct IdentityToolkitController {
             issued = try await issuer.issue(
                 .init(
                     email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
-                    requester: RequesterSummary(ipAddress: context.clientIP, userAgent: request.headers[.userAgent])),
+                    requester: context.requester(of: request)),
                 sendsEmail: !returnsLink, limits: limits, logger: context.logger)
         } catch let refusal as RateLimited where refusal.rule == .sendPerEmail && enumerationProtection {
             // Saying "too many" would tell a prober that someone just asked for this address.
@@ -85,13 +85,14 @@ struct IdentityToolkitController {
         let email = try Self.email(in: body)
         guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
         guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
-        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")]) }
+        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: context.requester(of: request)) }
         // A linking request's token is checked before the code, so a stale session never spends a code.
         var signedIn: IDTokenClaims?
         if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
-        let session = try await completer.complete(email: email, code: code, signedIn: signedIn, logger: context.logger)
+        let session = try await completer.complete(
+            email: email, code: code, signedIn: signedIn, requester: context.requester(of: request), logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value, isNewUser: session.isNewUser)

@@ -29,12 +29,17 @@ package struct RateLimiter: Sendable {
         self.clock = clock
     }
 
-    /// Counts one attempt in its own transaction, or throws `RateLimited`.
-    package func admit(_ checks: [Check]) async throws {
+    /// Counts one attempt in its own transaction, or throws `RateLimited` (and audits the refusal).
+    package func admit(_ checks: [Check], requester: RequesterSummary = RequesterSummary()) async throws {
         let now = clock.now
         let counters = counters(for: checks, at: now)
         guard !counters.isEmpty else { return }
-        if let refusal = try await store.write({ try Self.count(counters, in: $0, at: now) }) { throw refusal }
+        let refusal = try await store.write { transaction -> RateLimited? in
+            guard let refusal = try Self.count(counters, in: transaction, at: now) else { return nil }
+            try transaction.record(AuditEvent(.rateLimited, at: now, requester: requester, detail: refusal.rule.rawValue))
+            return refusal
+        }
+        if let refusal { throw refusal }
     }
 
     /// The counters `checks` touch at `now`; to be counted inside a caller's own transaction with `count`.

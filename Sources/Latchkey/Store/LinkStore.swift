@@ -25,6 +25,8 @@ package protocol LinkStore: Sendable {
     func retryFailedMessages(now: Date) async throws -> Int
     /// How many messages wait for delivery and how long the oldest has waited at `now`.
     func outboxBacklog(now: Date) async throws -> OutboxBacklog
+    /// The newest `limit` audit events about `email`: those naming it and those of any account that had it.
+    func auditEvents(email: EmailAddress, limit: Int) async throws -> [AuditEvent]
 }
 
 /// What an operator sees of one undelivered message: never its content.
@@ -73,4 +75,8 @@ package protocol StoreTransaction {
     func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws
     /// Removes counters whose window ended before `now`; returns how many.
     func deleteExpiredRateCounters(before now: Int) throws -> Int
+
+    func record(_ event: AuditEvent) throws
+    /// Removes audit events older than `date`; returns how many.
+    func deleteAuditEvents(before date: Date) throws -> Int
 }

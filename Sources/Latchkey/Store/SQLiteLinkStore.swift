@@ -3,11 +3,14 @@ import GRDB
 
 /// The embedded store: one SQLite file in WAL mode, reached through a GRDB `DatabasePool`.
 ///
-/// It migrates in its initializer, so an unmigrated store cannot exist. Request writes go through a
+/// It migrates in its initializer, so an unmigrated store cannot exist, and refuses a database a newer
+/// Latchkey has migrated, whose schema this build cannot know. Request writes go through a
 /// `WriteBatcher`, which commits concurrent ones together.
 package struct SQLiteLinkStore: LinkStore {
     private let writer: any DatabaseWriter
     private let batcher: WriteBatcher
+    /// The migrations this opening applied (empty when the schema was current).
+    package let applied: [String]
 
     /// Opens (creating when missing) the database at `path` and brings its schema up to date.
     package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
@@ -22,9 +25,21 @@ package struct SQLiteLinkStore: LinkStore {
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
         try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
-        try SQLiteMigrations.migrator.migrate(pool)
+        applied = try Self.migrate(pool, path: path)
         writer = pool
         batcher = WriteBatcher(writer: pool)
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter, path: String) throws -> [String] {
+        let migrator = SQLiteMigrations.migrator
+        let known = try writer.read { db in
+            guard try !migrator.hasBeenSuperseded(db) else {
+                throw StartupError("\(path) was migrated by a newer Latchkey; this build cannot use it (run the newer build, or restore a backup)")
+            }
+            return try migrator.appliedIdentifiers(db)
+        }
+        try migrator.migrate(writer)
+        return migrator.migrations.filter { !known.contains($0) }
     }
 
     /// The journal mode and `synchronous` level commits really get, read back from SQLite (for the start-up line).
@@ -106,6 +121,28 @@ package struct SQLiteLinkStore: LinkStore {
             let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM outbox WHERE status = 'pending'")
             let oldest: Double? = row?["oldest"]
             return OutboxBacklog(count: row?["depth"] ?? 0, oldestAge: oldest.map { max(0, now.timeIntervalSince1970 - $0) } ?? 0)
+        }
+    }
+
+    package func auditEvents(email: EmailAddress, limit: Int) async throws -> [AuditEvent] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM audit_events
+                    WHERE email = ?1
+                        OR account_id IN (SELECT id FROM accounts WHERE email = ?1)
+                        OR account_id IN (SELECT account_id FROM audit_events WHERE email = ?1 AND account_id IS NOT NULL)
+                    ORDER BY at DESC, id DESC LIMIT ?2
+                    """,
+                arguments: [email.value, limit]
+            ).compactMap { row -> AuditEvent? in
+                guard let kind = AuditEvent.Kind(rawValue: row["kind"]) else { return nil }
+                return AuditEvent(
+                    kind, at: Date(timeIntervalSince1970: row["at"]), accountID: row["account_id"],
+                    email: (row["email"] as String?).flatMap(EmailAddress.init),
+                    requester: RequesterSummary(ipAddress: row["ip_address"], userAgent: row["user_agent"]), detail: row["detail"])
+            }
         }
     }
 

@@ -114,6 +114,24 @@ enum SQLiteMigrations {
                     CREATE INDEX rate_counters_by_expiry ON rate_counters(expires_at);
                     """)
         }
+        migrator.registerMigration("v5: audit events") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE audit_events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        at REAL NOT NULL,
+                        kind TEXT NOT NULL,
+                        account_id TEXT,
+                        email TEXT,
+                        ip_address TEXT,
+                        user_agent TEXT,
+                        detail TEXT
+                    );
+                    CREATE INDEX audit_events_by_email ON audit_events(email, at);
+                    CREATE INDEX audit_events_by_account ON audit_events(account_id, at);
+                    CREATE INDEX audit_events_by_time ON audit_events(at);
+                    """)
+        }
         return migrator
     }
 }

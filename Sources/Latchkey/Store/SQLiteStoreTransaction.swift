@@ -153,6 +153,20 @@ struct SQLiteStoreTransaction: StoreTransaction {
         return db.changesCount
     }
 
+    func record(_ event: AuditEvent) throws {
+        try db.execute(
+            sql: "INSERT INTO audit_events (at, kind, account_id, email, ip_address, user_agent, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                event.at.timeIntervalSince1970, event.kind.rawValue, event.accountID, event.email?.value, event.requester.ipAddress,
+                event.requester.userAgent, event.detail,
+            ])
+    }
+
+    func deleteAuditEvents(before date: Date) throws -> Int {
+        try db.execute(sql: "DELETE FROM audit_events WHERE at < ?", arguments: [date.timeIntervalSince1970])
+        return db.changesCount
+    }
+
     private static func date(_ seconds: Double?) -> Date? {
         seconds.map(Date.init(timeIntervalSince1970:))
     }

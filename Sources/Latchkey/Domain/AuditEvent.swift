@@ -1,0 +1,35 @@
+import Foundation
+
+/// A security-relevant event, kept in the audit table for `latchkey audit`.
+package struct AuditEvent: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
+        case codeIssued = "code_issued"
+        case signInCompleted = "sign_in_completed"
+        case passwordStripped = "password_stripped"
+        case sessionsRevoked = "sessions_revoked"
+        case accountDisabled = "account_disabled"
+        case accountEnabled = "account_enabled"
+        case accountDeleted = "account_deleted"
+        case rateLimited = "rate_limited"
+    }
+
+    package var kind: Kind
+    package var at: Date
+    package var accountID: String?
+    package var email: EmailAddress?
+    package var requester: RequesterSummary
+    /// A few words more (the rule that refused, who acted); never a code, token or password.
+    package var detail: String?
+
+    package init(
+        _ kind: Kind, at: Date, accountID: String? = nil, email: EmailAddress? = nil, requester: RequesterSummary = RequesterSummary(),
+        detail: String? = nil
+    ) {
+        self.kind = kind
+        self.at = at
+        self.accountID = accountID
+        self.email = email
+        self.requester = requester
+        self.detail = detail
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Latchkey
+
+/// `latchkey migrate`: brings the database schema up to date and says what changed (`serve` does the same at
+/// start, and refuses a database from a newer version).
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Apply pending database migrations and list them.")
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        let configuration = try await options.load()
+        let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath)
+        if store.applied.isEmpty {
+            print("\(configuration.storage.sqlitePath): schema is current")
+        } else {
+            store.applied.forEach { print("applied \($0)") }
+        }
+    }
+}
+
+/// `latchkey audit --email`: the security events of one address, newest first.
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "Print the audit events (codes issued, sign-ins, strips, revocations, blocks) of an email address.")
+
+    @OptionGroup var options: ConfigOption
+
+    @Option(help: "The email address whose events to print.")
+    var email: String
+
+    @Option(help: "How many events to print at most.")
+    var limit = 100
+
+    func run() async throws {
+        guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
+        let configuration = try await options.load()
+        let events = try await SQLiteLinkStore(path: configuration.storage.sqlitePath).auditEvents(email: address, limit: limit)
+        guard !events.isEmpty else {
+            print("no audit events for \(address.value)")
+            return
+        }
+        print("time\tevent\taccount\tip\tuser agent\tdetail")
+        for event in events {
+            let fields = [
+                event.at.formatted(.iso8601), event.kind.rawValue, event.accountID ?? "-", event.requester.ipAddress ?? "-",
+                event.requester.userAgent ?? "-", event.detail ?? "-",
+            ]
+            print(fields.joined(separator: "\t"))
+        }
+    }
+}
