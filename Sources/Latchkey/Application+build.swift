@@ -20,6 +20,7 @@ package func buildApplication(
         projectID: configuration.projectID)
     let renderer = try await EmailRenderer(
         directory: configuration.templatesDirectory, sender: configuration.sender, appName: configuration.appName)
+    let pages = try await PageRenderer(directory: configuration.templatesDirectory, development: configuration.mode == .development)
     let transport: any MailTransport
     var mailServices: [any Service] = []
     switch configuration.mail.transport {
@@ -51,6 +52,8 @@ package func buildApplication(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
             trustedProxies: configuration.server.trustedProxies, header: configuration.server.clientIPHeader),
+        cors: CORSMiddleware(allowedOrigins: configuration.cors.allowedOrigins, authorizedDomains: configuration.authorizedDomains),
+        requestTimeout: .seconds(configuration.server.requestTimeoutSeconds),
         authentication: ClientAuthenticationMiddleware(
             apiKeys: configuration.apiKeys, admin: admin,
             quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
@@ -58,7 +61,7 @@ package func buildApplication(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds),
                 metrics: metrics),
-            lookup: lookup, authorizedDomains: configuration.authorizedDomains, limiter: limiter,
+            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps, limiter: limiter,
             enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
@@ -72,12 +75,16 @@ package func buildApplication(
         wellKnown: WellKnownController(
             tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
-        action: ActionController(authorizedDomains: configuration.authorizedDomains),
+        action: ActionController(
+            store: store, secret: secret, clock: clock, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps, pages: pages,
+            appName: configuration.appName, publicURL: configuration.publicURL),
+        appLinks: AppLinksController(apps: configuration.apps),
+        development: try developmentEndpoints(configuration, pages: pages, logger: logger),
         metrics: metrics,
         metricsEndpoint: observability.metricsEnabled && observability.metricsPort == nil ? metricsEndpoint : nil)
 
     var app = Application(
-        router: router,
+        router: router, server: .http1(configuration: configuration.server.http1),
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
     app.addServices(

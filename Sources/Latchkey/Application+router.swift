@@ -6,13 +6,17 @@ import Hummingbird
 /// project-scoped `/v1/projects/{projectId}/…` of admin SDKs, the `/identitytoolkit.googleapis.com/…` and
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
 func buildRouter(
-    projectID: String, clientAddress: ClientAddressMiddleware, authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
+    projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
+    authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
-    action: ActionController, metrics: ServiceMetrics, metricsEndpoint: MetricsController?
+    action: ActionController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
+    metricsEndpoint: MetricsController?
 ) -> Router<AppRequestContext> {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.addRoutes(wellKnown.endpoints)
         router.addRoutes(action.endpoints)
+        router.addRoutes(appLinks.endpoints)
+        development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
         let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
@@ -45,7 +49,9 @@ func buildRouter(
         clientAddress
         RequestLoggingMiddleware(metrics: metrics)
         ErrorMiddleware(metrics: metrics)
+        cors
         MethodNotAllowedMiddleware(routes: catalogue.routes)
+        RequestTimeoutMiddleware(timeout: requestTimeout)
     }
     addRoutes(to: router)
     return router

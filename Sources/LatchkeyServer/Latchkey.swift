@@ -48,7 +48,7 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             let app = try await buildApplication(configuration)
-            try await app.runService()
+            try await app.runUntilStopped(shutdownTimeout: .seconds(configuration.server.shutdownTimeoutSeconds))
         } catch let error as StartupError {
             printError("latchkey: \(error)")
             throw ExitCode.failure

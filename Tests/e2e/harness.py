@@ -56,13 +56,14 @@ class Latchkey:
         self.outbox = directory / "data" / "outbox"
         self.log_path = directory / "latchkey.log"  # stderr of every run, appended
         self.process = None
+        server_settings = {"host": "127.0.0.1", "port": self.port, **config.pop("server", {})}
         self.config = {
             "projectId": PROJECT_ID,
             "publicURL": self.url,
             "mode": "development",
             "apiKeys": [API_KEY],
             "authorizedDomains": ["localhost", "127.0.0.1"],
-            "server": {"host": "127.0.0.1", "port": self.port},
+            "server": server_settings,  # a test's `server` keys are added to these
             "storage": {"sqlite": {"path": "data/latchkey.sqlite"}},
             "templatesDirectory": str(TEMPLATES),
             "openAPIDocument": str(REPO / "openapi.json"),

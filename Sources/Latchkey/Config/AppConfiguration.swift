@@ -23,7 +23,8 @@ import SystemPackage
 ///   `LATCHKEY_ADMIN_TOKENS` (comma-separated). Use long random values; only a test setup should use
 ///   Firebase's emulator convention `owner`.
 /// - `authorizedDomains` (list of strings, default the public URL's host): hosts a `continueUrl` may point at.
-/// - `templatesDirectory` (string, default `"templates"`).
+/// - `templatesDirectory` (string, default `"templates"`): the email templates (`email/LANG/`) and the landing
+///   pages (`pages/LANG/`), plus the development mailbox's (`dev/`).
 /// - `openAPIDocument` (string, default `"openapi.json"`): served at `GET /openapi.json` when the file exists.
 package struct AppConfiguration: Sendable {
     /// Whether the server runs for a developer's machine or for real users.
@@ -43,6 +44,7 @@ package struct AppConfiguration: Sendable {
     package var templatesDirectory: String
     package var openAPIDocument: String
     package var server: ServerConfiguration
+    package var cors: CORSConfiguration
     package var storage: StorageConfiguration
     package var security: SecurityConfiguration
     package var emailLink: EmailLinkConfiguration
@@ -50,6 +52,8 @@ package struct AppConfiguration: Sendable {
     package var mail: MailConfiguration
     package var rateLimits: RateLimitConfiguration
     package var observability: ObservabilityConfiguration
+    package var apps: AppsConfiguration
+    package var development: DevelopmentConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -88,6 +92,7 @@ package struct AppConfiguration: Sendable {
         self.openAPIDocument = read.string("openAPIDocument") ?? "openapi.json"
 
         self.server = ServerConfiguration(&read)
+        self.cors = CORSConfiguration(&read)
         self.storage = StorageConfiguration(&read)
         self.security = SecurityConfiguration(&read)
         self.emailLink = EmailLinkConfiguration(&read)
@@ -95,6 +100,8 @@ package struct AppConfiguration: Sendable {
         self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
         self.rateLimits = RateLimitConfiguration(&read)
         self.observability = ObservabilityConfiguration(&read)
+        self.apps = AppsConfiguration(&read)
+        self.development = DevelopmentConfiguration(&read)
 
         let sender: MailAddress?
         do {

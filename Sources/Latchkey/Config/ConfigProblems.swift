@@ -53,6 +53,22 @@ struct ConfigSectionReader {
         return read(key, "true or false") { try reader.requiredBool(forKey: ConfigKey(key)) }
     }
 
+    /// A string, or an integer given as one (ids people write either way, such as an App Store id).
+    mutating func stringOrInteger(_ key: String) -> String? {
+        if let number = try? reader.requiredInt(forKey: ConfigKey(key)) { return String(number) }
+        return string(key)
+    }
+
+    /// Whether `key` holds a value of any type.
+    func isPresent(_ key: String) -> Bool {
+        do {
+            _ = try reader.requiredString(forKey: ConfigKey(key))
+            return true
+        } catch {
+            return !isMissing(error)
+        }
+    }
+
     mutating func stringArray(_ key: String, isSecret: Bool = false) -> [String]? {
         let reader = reader
         return read(key, "a list of strings") { try reader.requiredStringArray(forKey: ConfigKey(key), isSecret: isSecret) }

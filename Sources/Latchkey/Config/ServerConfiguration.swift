@@ -1,10 +1,21 @@
-/// Where the HTTP server listens.
+import HummingbirdCore
+import NIOCore
+
+/// Where the HTTP server listens, and how long and how much it lets a client take.
 ///
 /// - `server.host` (string, default `"127.0.0.1"`): the address to bind; behind a reverse proxy keep loopback.
 /// - `server.port` (integer, default `8080`, 0 picks a free port).
 /// - `server.trustedProxies` (list of CIDR blocks, default none): peers whose proxy header is believed.
 /// - `server.clientIPHeader` (`"X-Forwarded-For"` or `"Forwarded"`, default `"X-Forwarded-For"`): the one header
 ///   the proxies append to.
+/// - `server.idleTimeoutSeconds` (integer, default `60`, 1 to 3600): a connection that sends no request (or no part
+///   of one) for this long is closed, so slow or silent clients cannot hold connections open.
+/// - `server.requestTimeoutSeconds` (integer, default `10`, 1 to 300): the whole request body must arrive within
+///   this time; a client trickling it in is answered 408.
+/// - `server.maxHeaderBytes` (integer, default `16384`, 1024 to 81920): the most the request line and headers may
+///   take; a larger request is refused before it reaches a handler.
+/// - `server.shutdownTimeoutSeconds` (integer, default `20`, 1 to 300): on SIGTERM or SIGINT, how long in-flight
+///   requests and the mail worker's current message may take before they are cancelled.
 package struct ServerConfiguration: Sendable {
     /// The header trusted proxies record the client in.
     package enum ClientIPHeader: String, Sendable, CaseIterable {
@@ -16,6 +27,10 @@ package struct ServerConfiguration: Sendable {
     package var port: Int
     package var trustedProxies: [IPNetwork]
     package var clientIPHeader: ClientIPHeader
+    package var idleTimeoutSeconds: Int
+    package var requestTimeoutSeconds: Int
+    package var maxHeaderBytes: Int
+    package var shutdownTimeoutSeconds: Int
 
     init(_ read: inout ConfigSectionReader) {
         host = read.string("server.host") ?? "127.0.0.1"
@@ -28,5 +43,18 @@ package struct ServerConfiguration: Sendable {
             return network
         }
         clientIPHeader = read.choice("server.clientIPHeader", default: ClientIPHeader.xForwardedFor)
+        idleTimeoutSeconds = read.int("server.idleTimeoutSeconds", default: 60, in: 1...3600)
+        requestTimeoutSeconds = read.int("server.requestTimeoutSeconds", default: 10, in: 1...300)
+        maxHeaderBytes = read.int("server.maxHeaderBytes", default: 16 * 1024, in: 1024...80 * 1024)
+        shutdownTimeoutSeconds = read.int("server.shutdownTimeoutSeconds", default: 20, in: 1...300)
+    }
+}
+
+extension ServerConfiguration {
+    /// The HTTP/1.1 channel with this section's idle timeout and header limits.
+    var http1: HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes, maxHeaderFieldCount: 100))
     }
 }

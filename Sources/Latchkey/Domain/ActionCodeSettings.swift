@@ -9,7 +9,8 @@ package struct ActionCodeSettings: Sendable, Equatable {
     package var androidInstallApp: Bool
     package var androidMinimumVersion: String?
 
-    /// Checks every field against the project's authorized domains.
+    /// Checks every field against the project's authorized domains and, when any app is configured, its apps:
+    /// a request may then only name configured apps (links to any other app would never open in it).
     package init(
         continueURL: String?,
         canHandleCodeInApp: Bool = false,
@@ -17,19 +18,27 @@ package struct ActionCodeSettings: Sendable, Equatable {
         androidPackageName: String? = nil,
         androidInstallApp: Bool = false,
         androidMinimumVersion: String? = nil,
-        authorizedDomains: Set<String>
+        authorizedDomains: Set<String>,
+        apps: AppsConfiguration = AppsConfiguration()
     ) throws(SignInError) {
         guard let continueURL, !continueURL.isEmpty else { throw .missingContinueURI }
         guard let host = Self.host(ofContinueURL: continueURL) else { throw .invalidContinueURI }
         guard authorizedDomains.contains(host) else { throw .unauthorizedDomain }
         if let iOSBundleID, !Self.isReverseDNS(iOSBundleID) { throw .invalidIOSBundleID }
         if let androidPackageName, !Self.isReverseDNS(androidPackageName) { throw .invalidAndroidPackageName }
+        if androidInstallApp, androidPackageName == nil { throw .missingAndroidPackageName }
+        if !apps.isEmpty {
+            if let iOSBundleID, apps.iOSApp(bundleID: iOSBundleID) == nil { throw .unlistedIOSBundleID }
+            if let androidPackageName, apps.androidApp(packageName: androidPackageName) == nil { throw .unlistedAndroidPackageName }
+        }
         self.continueURL = continueURL
         self.canHandleCodeInApp = canHandleCodeInApp
         self.iOSBundleID = iOSBundleID
         self.androidPackageName = androidPackageName
         self.androidInstallApp = androidInstallApp
-        self.androidMinimumVersion = androidMinimumVersion.flatMap { Self.isVersion($0) ? $0 : nil }
+        self.androidMinimumVersion =
+            androidMinimumVersion.flatMap { Self.isVersion($0) ? $0 : nil }
+            ?? androidPackageName.flatMap { apps.androidApp(packageName: $0)?.minimumVersion }
     }
 
     /// The lower-cased host of an acceptable continue URL: absolute, https (http only for local hosts),
@@ -49,6 +58,12 @@ package struct ActionCodeSettings: Sendable, Equatable {
 
     /// `com.example.app`: two or more dot-separated identifiers of letters, digits and underscores
     /// (hyphens too, which iOS bundle ids allow), each starting with a letter or digit.
+    /// A request meant for an app only: it names one and asks for the code to be handled in the app. Its link,
+    /// opened where no app took it, gets the "open in the app" page rather than a redirect to `continueURL`.
+    package var isForAppOnly: Bool {
+        canHandleCodeInApp && (iOSBundleID != nil || androidPackageName != nil)
+    }
+
     static func isReverseDNS(_ id: String) -> Bool {
         let parts = id.split(separator: ".", omittingEmptySubsequences: false)
         guard id.utf8.count <= 255, parts.count >= 2 else { return false }

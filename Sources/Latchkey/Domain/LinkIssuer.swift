@@ -67,7 +67,7 @@ package struct LinkIssuer: Sendable {
             requester: request.requester)
         let pending = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
-            language: request.language, continueURL: request.settings.continueURL)
+            language: request.language, settings: request.settings)
         let queued = OutboxMessage(recipient: request.email, sealedMessage: try secret.seal(message.mimeData()), createdAt: now)
         let counters = limiter.counters(for: limits, at: now)
         let refusal = try await store.write { transaction -> RateLimited? in

@@ -13,13 +13,19 @@ package struct PendingRequest: Sendable {
     package var continueURL: String
     package var usedAt: Date?
     package var mismatchCount: Int
+    /// The apps the request named (`ActionCodeSettings`), for the landing page.
+    package var iOSBundleID: String?
+    package var androidPackageName: String?
+    package var androidInstallApp: Bool
+    package var handlesCodeInApp: Bool
 
     /// A wrong email this many times and the code is dead, so the code cannot be paired with guessed addresses.
     package static let maximumMismatches = 5
 
     package init(
         id: Int64? = nil, codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag,
-        continueURL: String, usedAt: Date? = nil, mismatchCount: Int = 0
+        continueURL: String, usedAt: Date? = nil, mismatchCount: Int = 0, iOSBundleID: String? = nil, androidPackageName: String? = nil,
+        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false
     ) {
         self.id = id
         self.codeHash = codeHash
@@ -30,7 +36,23 @@ package struct PendingRequest: Sendable {
         self.continueURL = continueURL
         self.usedAt = usedAt
         self.mismatchCount = mismatchCount
+        self.iOSBundleID = iOSBundleID
+        self.androidPackageName = androidPackageName
+        self.androidInstallApp = androidInstallApp
+        self.handlesCodeInApp = handlesCodeInApp
     }
+
+    /// Records what `settings` asked for, so the landing page decides from what the server issued, not from the
+    /// link's query, which anyone holding the link can edit.
+    package init(codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag, settings: ActionCodeSettings) {
+        self.init(
+            codeHash: codeHash, email: email, createdAt: createdAt, expiresAt: expiresAt, language: language, continueURL: settings.continueURL,
+            iOSBundleID: settings.iOSBundleID, androidPackageName: settings.androidPackageName, androidInstallApp: settings.androidInstallApp,
+            handlesCodeInApp: settings.canHandleCodeInApp)
+    }
+
+    /// Meant for an app only (see `ActionCodeSettings.isForAppOnly`).
+    package var isForAppOnly: Bool { handlesCodeInApp && (iOSBundleID != nil || androidPackageName != nil) }
 
     package func isExpired(at now: Date) -> Bool { now >= expiresAt }
 

@@ -12,6 +12,12 @@ package enum SignInError: Error, Sendable, Equatable {
     case unauthorizedDomain
     case invalidIOSBundleID
     case invalidAndroidPackageName
+    /// Apps are configured (`apps.ios`) and the request names another iOS app.
+    case unlistedIOSBundleID
+    /// Apps are configured (`apps.android`) and the request names another Android app.
+    case unlistedAndroidPackageName
+    /// `androidInstallApp` without `androidPackageName`.
+    case missingAndroidPackageName
     case missingOOBCode
     case invalidOOBCode
     case expiredOOBCode
@@ -49,8 +55,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingContinueURI: "MISSING_CONTINUE_URI"
         case .invalidContinueURI: "INVALID_CONTINUE_URI"
         case .unauthorizedDomain: "UNAUTHORIZED_DOMAIN"
-        case .invalidIOSBundleID: "INVALID_IOS_BUNDLE_ID"
-        case .invalidAndroidPackageName: "INVALID_ANDROID_PACKAGE_NAME"
+        case .invalidIOSBundleID, .unlistedIOSBundleID: "INVALID_IOS_BUNDLE_ID"
+        case .invalidAndroidPackageName, .unlistedAndroidPackageName: "INVALID_ANDROID_PACKAGE_NAME"
+        case .missingAndroidPackageName: "MISSING_ANDROID_PACKAGE_NAME"
         case .missingOOBCode: "MISSING_OOB_CODE"
         case .invalidOOBCode: "INVALID_OOB_CODE"
         case .expiredOOBCode: "EXPIRED_OOB_CODE"
@@ -92,6 +99,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."
         case .invalidIOSBundleID: "The iOS bundle id must be a reverse-DNS identifier."
         case .invalidAndroidPackageName: "The Android package name must be a reverse-DNS identifier."
+        case .unlistedIOSBundleID: "The iOS bundle id is not one of the project's apps (apps.ios)."
+        case .unlistedAndroidPackageName: "The Android package name is not one of the project's apps (apps.android)."
+        case .missingAndroidPackageName: "An Android package name must be provided if the Android app is required to be installed."
         default: nil
         }
     }

@@ -50,6 +50,12 @@ extension APIError {
         status: .badRequest, message: "API key not valid. Please pass a valid API key.", reason: "keyInvalid", rpcStatus: "INVALID_ARGUMENT")
     static let payloadTooLarge = APIError(
         status: .contentTooLarge, message: "Request payload size exceeds the limit: 65536 bytes.", reason: "badRequest", rpcStatus: "INVALID_ARGUMENT")
+    /// The rest of the request is not read, so the connection cannot carry another one.
+    static let requestTimeout: APIError = {
+        var error = APIError(status: .requestTimeout, message: "The request body did not arrive in time.", reason: "badRequest", rpcStatus: "DEADLINE_EXCEEDED")
+        error.headers[.connection] = "close"
+        return error
+    }()
     static let internalError = APIError(status: .internalServerError, message: "Internal error encountered.", reason: "backendError", rpcStatus: "INTERNAL")
 
     static func invalidJSON(_ detail: String) -> APIError {

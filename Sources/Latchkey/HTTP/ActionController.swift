@@ -4,11 +4,23 @@ import Hummingbird
 
 /// `GET /__/auth/action`: where the emailed link lands when no app opened it.
 ///
-/// It never changes state (mail scanners open every link, often in a browser that runs scripts): it hands the
-/// code to the web app at `continueUrl`, as Firebase's hosted page does, and the app completes the sign-in with
-/// `accounts:signInWithEmailLink`. The query is never logged (see `RequestLoggingMiddleware`).
+/// It never changes state, because mail scanners open every link, often in a browser that runs scripts. It looks
+/// the code up on a read-only snapshot and then either hands the code to the web app at `continueUrl`, as Firebase's
+/// hosted page does (the app completes with `accounts:signInWithEmailLink`), or shows a page in the request's
+/// language: the link is meant for an app, or it is expired, used, unknown or damaged. The query is never logged
+/// (see `RequestLoggingMiddleware`).
+///
+/// Whether a link is meant for an app comes from the stored request, not from the link's query: the server decides
+/// from what it issued, and an edited link cannot turn an app's link into a redirect or name other apps' stores.
 struct ActionController {
+    let store: any LinkStore
+    let secret: ServerSecret
+    let clock: any WallClock
     let authorizedDomains: Set<String>
+    let apps: AppsConfiguration
+    let pages: PageRenderer
+    let appName: String
+    let publicURL: URL
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -18,39 +30,92 @@ struct ActionController {
 
     @Sendable func land(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard query.get("mode") == "signIn", let code = query.get("oobCode"), !code.isEmpty, code.utf8.count <= 256,
-            let continueURL = query.get("continueUrl"), let host = ActionCodeSettings.host(ofContinueURL: continueURL),
-            authorizedDomains.contains(host), var components = URLComponents(string: continueURL)
-        else {
-            return Self.page(status: .badRequest, "This sign-in link is incomplete or damaged. Request a new one from the app.")
+        let queryLanguage =
+            LanguageTag(query.get("lang") ?? "")
+            ?? LanguageTag.preferred(firebaseLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
+        guard query.get("mode") == "signIn", let code = query.get("oobCode"), !code.isEmpty, code.utf8.count <= 256 else {
+            return page(.damaged, status: .badRequest, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
+        }
+        let codeHash = secret.hash(code, for: .linkCode)
+        // A read-only snapshot: looking never spends, extends or counts anything.
+        guard let pending = try await store.read({ try $0.pendingRequest(codeHash: codeHash) }) else {
+            return page(.unknown, status: .notFound, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
+        }
+        let backURL = backURL(pending.continueURL)
+        if pending.usedAt != nil { return page(.used, status: .gone, language: pending.language, backURL: backURL, context: context) }
+        if pending.isSpent { return page(.unknown, status: .notFound, language: pending.language, backURL: backURL, context: context) }
+        if pending.isExpired(at: clock.now) {
+            return page(.expired, status: .gone, language: pending.language, backURL: backURL, context: context)
+        }
+        if pending.isForAppOnly { return appPage(for: pending, request: request, context: context) }
+        guard backURL != nil, var components = URLComponents(string: pending.continueURL) else {
+            // The continue URL's domain was removed from `authorizedDomains` since the link was sent.
+            return page(.damaged, status: .badRequest, language: pending.language, backURL: nil, context: context)
         }
         // The web app reads these the way Firebase's `isSignInWithEmailLink` does.
         let handedOver = [
             URLQueryItem(name: "apiKey", value: query.get("apiKey") ?? ""), URLQueryItem(name: "oobCode", value: code),
-            URLQueryItem(name: "mode", value: "signIn"), URLQueryItem(name: "lang", value: LanguageTag(query.get("lang") ?? "")?.value ?? "en"),
+            URLQueryItem(name: "mode", value: "signIn"), URLQueryItem(name: "lang", value: pending.language.value),
         ]
         components.queryItems = (components.queryItems ?? []) + handedOver
         guard let location = components.string else {
-            return Self.page(status: .badRequest, "This sign-in link is incomplete or damaged. Request a new one from the app.")
+            return page(.damaged, status: .badRequest, language: pending.language, backURL: nil, context: context)
         }
-        var headers = Self.privateHeaders
+        context.logger.debug("Sign-in link handed to the web app")
+        var headers = HTMLPage.privateHeaders
         headers[.location] = location
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The code must not linger in caches or travel on in a `Referer`.
-    static let privateHeaders: HTTPFields = [.cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"]
+    /// The page for a valid link meant for an app that did not open it: open it in the app, get the app, or ask
+    /// for a new link on this device.
+    private func appPage(for pending: PendingRequest, request: Request, context: AppRequestContext) -> Response {
+        let link = publicURL.absoluteString.trimmingSuffix("/") + request.uri.description
+        var openInApp = link
+        if let package = pending.androidPackageName, request.headers[.userAgent]?.contains("Android") == true,
+            let scheme = publicURL.scheme, let authority = publicURL.host(percentEncoded: true)
+        {
+            // Chrome on Android opens an intent URL in the named app; a plain link to this same page would not.
+            let port = publicURL.port.map { ":\($0)" } ?? ""
+            openInApp = "intent://\(authority)\(port)\(request.uri.description)#Intent;scheme=\(scheme);package=\(package);end"
+        }
+        let appStoreID = pending.iOSBundleID.flatMap { apps.iOSApp(bundleID: $0)?.appStoreID }
+        let playStoreURL = pending.androidInstallApp ? pending.androidPackageName.map(Self.playStoreURL(package:)) : nil
+        context.logger.debug("Sign-in link for an app opened in a browser")
+        let nonce = HTMLPage.makeNonce()
+        var view = ActionPage(
+            .openInApp, appName: appName, nonce: nonce, backURL: backURL(pending.continueURL), openInAppURL: openInApp,
+            appStoreURL: appStoreID.map { "https://apps.apple.com/app/id\($0)" }, playStoreURL: playStoreURL)
+        // Safari's Smart App Banner offers "Open" (handing the link to the app) or "Get": a universal link opened
+        // from a page of its own domain never opens the app, so this is the way there on iOS.
+        view.smartAppBanner = appStoreID.map { "app-id=\($0), app-argument=\(link)" }
+        return HTMLPage.response(
+            status: .ok, html: pages.actionPage(view, language: pending.language), contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce))
+    }
 
-    /// A minimal page for links that cannot be handed over; it loads nothing from anywhere.
-    static func page(status: HTTPResponse.Status, _ message: String) -> Response {
-        var headers = privateHeaders
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'"
-        let html = """
-            <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Sign-in link</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#18181b">
-            <h1 style="font-size:1.25rem">Sign-in link</h1><p>\(message)</p></body></html>
-            """
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    private func page(
+        _ outcome: ActionPage.Outcome, status: HTTPResponse.Status, language: LanguageTag, backURL: String?, context: AppRequestContext
+    ) -> Response {
+        context.logger.debug("Sign-in link not handed over", metadata: ["outcome": "\(outcome)"])
+        let nonce = HTMLPage.makeNonce()
+        let view = ActionPage(outcome, appName: appName, nonce: nonce, backURL: backURL)
+        return HTMLPage.response(
+            status: status, html: pages.actionPage(view, language: language), contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce))
+    }
+
+    /// `continueURL` when it is still an acceptable continue URL: the way back to the app, which never carries a code.
+    private func backURL(_ continueURL: String?) -> String? {
+        guard let continueURL, let host = ActionCodeSettings.host(ofContinueURL: continueURL), authorizedDomains.contains(host) else { return nil }
+        return continueURL
+    }
+
+    static func playStoreURL(package: String) -> String {
+        "https://play.google.com/store/apps/details?id=\(package.percentEncodedForQuery)"
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -6,6 +6,7 @@ struct IdentityToolkitController {
     let completer: LinkCompleter
     let lookup: AccountLookup
     let authorizedDomains: Set<String>
+    let apps: AppsConfiguration
     let limiter: RateLimiter
     let enumerationProtection: Bool
     let metrics: ServiceMetrics
@@ -56,7 +57,7 @@ struct IdentityToolkitController {
             androidInstallApp: body["androidInstallApp"]?.boolValue ?? false,
             // The JS SDK names it `androidMinimumVersionCode`.
             androidMinimumVersion: (body["androidMinimumVersion"] ?? body["androidMinimumVersionCode"])?.stringValue,
-            authorizedDomains: authorizedDomains)
+            authorizedDomains: authorizedDomains, apps: apps)
         let language = LanguageTag.preferred(
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
         let returnsLink = body["returnOobLink"]?.boolValue == true

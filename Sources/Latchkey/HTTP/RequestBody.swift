@@ -26,13 +26,9 @@ enum RequestBody {
         return .object(fields)
     }
 
+    /// `RequestTimeoutMiddleware` has already read the body, within the time and size limits.
     private static func bytes(_ request: Request, context: AppRequestContext) async throws -> [UInt8] {
-        do {
-            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-            return Array(buffer.readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw APIError.payloadTooLarge
-        }
+        Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
     }
 
     private static func parseJSONObject(_ bytes: [UInt8]) throws -> JSONValue {

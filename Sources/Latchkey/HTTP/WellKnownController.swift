@@ -23,7 +23,8 @@ struct WellKnownController {
         let jwksURI: String
         let responseTypesSupported = ["id_token"]
         let subjectTypesSupported = ["public"]
-        let idTokenSigningAlgValuesSupported = ["RS256"]
+        /// The algorithms of the published keys: old tokens stay verifiable after `tokens.algorithm` changes.
+        let idTokenSigningAlgValuesSupported: [String]
 
         enum CodingKeys: String, CodingKey {
             case issuer
@@ -58,6 +59,8 @@ struct WellKnownController {
     }
 
     @Sendable func openIDConfiguration(_ request: Request, context: AppRequestContext) async throws -> OpenIDConfiguration {
-        OpenIDConfiguration(issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json")
+        OpenIDConfiguration(
+            issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json",
+            idTokenSigningAlgValuesSupported: Set(tokens.jwks.keys.map(\.alg)).sorted())
     }
 }

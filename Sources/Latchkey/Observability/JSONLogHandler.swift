@@ -20,16 +20,13 @@ package struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    package func log(
-        level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String, file: String, function: String,
-        line: UInt
-    ) {
+    package func log(event: LogEvent) {
         var fields: [String: Any] = [:]
-        for (key, value) in metadata.merging(extra ?? [:], uniquingKeysWith: { $1 }) { fields[key] = Self.plain(value) }
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) { fields[key] = Self.plain(value) }
         fields["time"] = Self.timestamp.withLock { $0.string(from: Date()) }
-        fields["level"] = level.rawValue
+        fields["level"] = event.level.rawValue
         fields["label"] = label
-        fields["message"] = message.description
+        fields["message"] = event.message.description
         guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(0x0A)
         FileHandle.standardError.write(data)

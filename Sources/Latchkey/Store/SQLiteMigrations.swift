@@ -132,6 +132,16 @@ enum SQLiteMigrations {
                     CREATE INDEX audit_events_by_time ON audit_events(at);
                     """)
         }
+        // What the landing page needs to tell a link meant for an app from one meant for the web.
+        migrator.registerMigration("v6: the apps a pending request names") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE pending_requests ADD COLUMN ios_bundle_id TEXT;
+                    ALTER TABLE pending_requests ADD COLUMN android_package_name TEXT;
+                    ALTER TABLE pending_requests ADD COLUMN android_install_app INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE pending_requests ADD COLUMN handles_code_in_app INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -8,12 +8,14 @@ struct SQLiteStoreTransaction: StoreTransaction {
     func insert(_ request: PendingRequest) throws {
         try db.execute(
             sql: """
-                INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id,
+                    android_package_name, android_install_app, handles_code_in_app)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 request.codeHash, request.email.value, request.createdAt.timeIntervalSince1970, request.expiresAt.timeIntervalSince1970,
-                request.language.value, request.continueURL,
+                request.language.value, request.continueURL, request.iOSBundleID, request.androidPackageName, request.androidInstallApp,
+                request.handlesCodeInApp,
             ])
     }
 
@@ -34,7 +36,9 @@ struct SQLiteStoreTransaction: StoreTransaction {
         return PendingRequest(
             id: row["id"], codeHash: row["code_hash"], email: email, createdAt: Date(timeIntervalSince1970: row["created_at"]),
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
-            continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"])
+            continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"],
+            iOSBundleID: row["ios_bundle_id"], androidPackageName: row["android_package_name"], androidInstallApp: row["android_install_app"],
+            handlesCodeInApp: row["handles_code_in_app"])
     }
 
     func consumePendingRequest(id: Int64, at now: Date) throws -> Bool {

@@ -137,4 +137,13 @@ import Testing
         #expect(JSONValue.number("1").stringValue == nil)
         #expect(JSONValue.string("true").boolValue == nil)
     }
+
+    @Test func membersMatchUnderTheirSnakeCaseAndCamelCaseNames() throws {
+        let body = try JSONParser.parse(Array(#"{"continue_url": "a", "iOSBundleId": "b", "return_oob_link": true, "x_": 1}"#.utf8))
+        #expect(body["continueUrl"]?.stringValue == "a")
+        #expect(body["ios_bundle_id"]?.stringValue == "b" && body["iosBundleId"]?.stringValue == "b")
+        #expect(body["returnOobLink"]?.boolValue == true)
+        #expect(body["x"] == .number("1"))
+        #expect(body["continueUr"] == nil && body["continueUrlx"] == nil && body["iosBundle"] == nil)
+    }
 }

@@ -40,7 +40,7 @@ import Testing
                 }
                 return try await group.reduce(into: [Int: Int64]()) { $0[$1.0] = $1.1 }
             }
-            let stored = try await pool.read { try Row.fetchAll($0, sql: "SELECT id, value FROM t") }
+            let stored = try pool.read { try Row.fetchAll($0, sql: "SELECT id, value FROM t") }
             #expect(stored.count == 300)
             for row in stored {
                 let value: String = row["value"]

@@ -18,6 +18,8 @@ import Testing
             let published = try #require(try jwks.json["keys"] as? [[String: String]])
             #expect(published.map { $0["alg"] } == ["ES256"])
             #expect(published.first?["kty"] == "EC" && published.first?["crv"] == "P-256" && published.first?["n"] == nil)
+            let discovery = try await client.execute(uri: "/.well-known/openid-configuration", method: .get).json
+            #expect(discovery["id_token_signing_alg_values_supported"] as? [String] == ["ES256"])
         }
     }
 

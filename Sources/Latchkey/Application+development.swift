@@ -1,0 +1,18 @@
+import Hummingbird
+import Logging
+
+/// The routes development mode adds: the mailbox (`/__/dev/mailbox`) and the web demo (`/demo/`).
+/// None of them exists in production, which answers 404 there.
+func developmentEndpoints(_ configuration: AppConfiguration, pages: PageRenderer, logger: Logger) throws -> [RouteCollection<AppRequestContext>] {
+    guard configuration.mode == .development else { return [] }
+    let mailbox = DevMailboxController(
+        mailbox: DevelopmentMailbox(directory: configuration.mail.fileDirectory), pages: pages, isFileTransport: configuration.mail.transport == .file)
+    var endpoints = [mailbox.endpoints]
+    if let apiKey = configuration.apiKeys.sorted().first,
+        let demo = try DemoController(
+            directory: configuration.development.demoDirectory, apiKey: apiKey, projectID: configuration.projectID, logger: logger)
+    {
+        endpoints.append(demo.endpoints)
+    }
+    return endpoints
+}

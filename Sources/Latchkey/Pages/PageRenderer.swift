@@ -1,0 +1,44 @@
+import Foundation
+import Mustache
+
+/// Renders the HTML pages Latchkey serves itself: the link landing page from `templates/pages/LANG/`, localized
+/// like the emails, and in development mode the mailbox pages from `templates/dev/` (English only).
+///
+/// Templates are loaded once at start-up; a missing or broken one stops start-up, never a request.
+package struct PageRenderer: Sendable {
+    static let pageNames = ["action.html"]
+    static let developmentNames = ["dev/mailbox.html", "dev/message.html"]
+
+    private let library: MustacheLibrary
+    private let languages: TemplateLanguages
+
+    /// Loads `directory`; with `development` the mailbox templates must be there too.
+    package init(directory: String, development: Bool) async throws {
+        // swift-mustache does not descend into a symlinked top folder, common with mounted config.
+        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
+        let library: MustacheLibrary
+        do {
+            library = try await MustacheLibrary(directory: root)
+        } catch {
+            throw StartupError("templates in \(root) do not compile: \(error)")
+        }
+        languages = try TemplateLanguages(library: library, root: root, family: "pages", names: Self.pageNames)
+        if development, let missing = Self.developmentNames.first(where: { library.getTemplate(named: $0) == nil }) {
+            throw StartupError("missing development page template: expected \(root)\(missing).mustache")
+        }
+        self.library = library
+    }
+
+    /// The landing page in `language`, or the nearest language the pages are written in.
+    func actionPage(_ view: ActionPage, language: LanguageTag) -> String {
+        let folder = languages.folder(for: language)
+        var view = view
+        view.language = folder
+        return library.render(view, withTemplate: "pages/\(folder)/action.html") ?? ""
+    }
+
+    /// One of the development pages (`developmentNames`), which exist only when loaded with `development`.
+    func developmentPage(_ view: Any, named name: String) -> String {
+        library.render(view, withTemplate: name) ?? ""
+    }
+}

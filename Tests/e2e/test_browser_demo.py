@@ -1,0 +1,206 @@
+"""The web demo (`examples/web/`) in a real browser: headless Chromium driven by Selenium.
+
+A user asks for a link on `/demo/`, reads it in the development mailbox, and opens it: in the same browser
+(signed in without retyping the address), in a fresh profile (asked for the address; a wrong one is refused),
+and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts).
+
+Screenshots of every step go to `.ci/artifacts/browser-demo/` (not committed). Chromium and chromedriver come
+from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and never downloads anything.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not reach the network.
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as visible  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from harness import HTTP_TIMEOUT, REPO  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = REPO / ".ci" / "artifacts" / "browser-demo"
+WAIT = 15  # seconds any one page state may take to appear
+DEMO = {"development": {"demoDirectory": str(REPO / "examples" / "web")}}
+
+
+@pytest.fixture
+def open_browser(tmp_path):
+    """Starts headless Chromium, each in its own fresh profile; every one quits when the test ends."""
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.fail("Chromium is not installed: run scripts/bootstrap --test (Debian's chromium and chromium-driver)")
+    drivers = []
+
+    def start(profile):
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1024,900",
+                         f"--user-data-dir={tmp_path / ('profile-' + profile)}"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+        driver.set_page_load_timeout(WAIT * 2)
+        drivers.append(driver)
+        return driver
+
+    yield start
+    for driver in drivers:
+        driver.quit()
+
+
+@pytest.fixture
+def screenshot(request):
+    """Saves numbered screenshots under .ci/artifacts/browser-demo/<test>/."""
+    directory = ARTIFACTS / request.node.name
+    directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("*.png"):
+        old.unlink()
+    counter = iter(range(1, 100))
+
+    def save(driver, step):
+        driver.save_screenshot(str(directory / f"{next(counter):02d}-{step}.png"))
+
+    return save
+
+
+def wait_for(driver, element_id):
+    return WebDriverWait(driver, WAIT).until(visible.visibility_of_element_located((By.ID, element_id)))
+
+
+def request_link(driver, server, address, screenshot):
+    """On the demo page: type the address and ask for a link."""
+    driver.get(server.url + "/demo/")
+    wait_for(driver, "email").send_keys(address)
+    screenshot(driver, "request-form")
+    driver.find_element(By.ID, "send-button").click()
+    assert address in wait_for(driver, "sent").text
+    screenshot(driver, "link-sent")
+    assert driver.execute_script("return localStorage.getItem('emailForSignIn')") == address
+
+
+def read_link_in_mailbox(driver, server, address, screenshot):
+    """The newest email's sign-in link, read the way a newcomer does: in the development mailbox."""
+    driver.get(server.url + "/__/dev/mailbox")
+    deadline = time.monotonic() + WAIT
+    while not ((rows := driver.find_elements(By.CSS_SELECTOR, "tr.message")) and address in rows[0].text):
+        if time.monotonic() > deadline:
+            pytest.fail(f"no email to {address} in the mailbox:\n{server.logs()}")
+        time.sleep(0.1)
+        driver.refresh()
+    screenshot(driver, "mailbox")
+    rows[0].find_element(By.TAG_NAME, "a").click()
+    wait_for(driver, "text")
+    link = driver.find_element(By.CSS_SELECTOR, "a.message-link").get_attribute("href")
+    screenshot(driver, "message")
+    assert link.startswith(server.url + "/__/auth/action?") and "oobCode=" in link
+    return link
+
+
+def assert_signed_in(driver, address, screenshot, step="signed-in"):
+    assert wait_for(driver, "signed-in")
+    assert driver.find_element(By.ID, "user-email").text == address
+    claims = json.loads(driver.find_element(By.ID, "claims").text)
+    assert claims["email"] == address and claims["email_verified"] is True
+    # The spent code is gone from the address bar, and the remembered address from storage.
+    assert "oobCode" not in driver.current_url
+    assert driver.execute_script("return localStorage.getItem('emailForSignIn')") is None
+    screenshot(driver, step)
+    return claims
+
+
+def test_a_link_opened_in_the_same_browser_signs_in_without_retyping(start_latchkey, open_browser, screenshot):
+    server = start_latchkey(**DEMO)
+    browser = open_browser("user")
+    request_link(browser, server, "alice@example.com", screenshot)
+    link = read_link_in_mailbox(browser, server, "alice@example.com", screenshot)
+
+    browser.get(link)
+    claims = assert_signed_in(browser, "alice@example.com", screenshot)
+    assert claims["firebase"]["sign_in_provider"] == "password"
+
+    # The same link again: the landing page says it was used, in a page of its own, with a way back.
+    browser.get(link)
+    assert "already been used" in browser.find_element(By.TAG_NAME, "h1").text
+    assert browser.find_element(By.CSS_SELECTOR, "a.button").get_attribute("href") == server.url + "/demo/"
+    screenshot(browser, "link-used")
+
+    browser.find_element(By.CSS_SELECTOR, "a.button").click()
+    assert wait_for(browser, "signed-in")
+    browser.find_element(By.ID, "sign-out").click()
+    assert wait_for(browser, "send-form")
+    screenshot(browser, "signed-out")
+
+
+def test_a_link_opened_in_a_fresh_profile_asks_for_the_address(start_latchkey, open_browser, screenshot):
+    server = start_latchkey(**DEMO)
+    requester = open_browser("requester")
+    request_link(requester, server, "bob@example.com", screenshot)
+    link = read_link_in_mailbox(requester, server, "bob@example.com", screenshot)
+
+    elsewhere = open_browser("elsewhere")
+    elsewhere.get(link)
+    wait_for(elsewhere, "confirm-email")
+    screenshot(elsewhere, "asked-for-address")
+
+    elsewhere.find_element(By.ID, "confirm-email").send_keys("mallory@example.com")
+    elsewhere.find_element(By.ID, "confirm-button").click()
+    assert "doesn't match" in wait_for(elsewhere, "error").text
+    assert wait_for(elsewhere, "confirm-email")
+    screenshot(elsewhere, "wrong-address-refused")
+
+    field = elsewhere.find_element(By.ID, "confirm-email")
+    field.clear()
+    field.send_keys("bob@example.com")
+    elsewhere.find_element(By.ID, "confirm-button").click()
+    assert_signed_in(elsewhere, "bob@example.com", screenshot)
+
+
+def test_a_prefetched_link_still_signs_the_user_in(start_latchkey, open_browser, screenshot):
+    server = start_latchkey(**DEMO)
+    user = open_browser("user")
+    request_link(user, server, "carol@example.com", screenshot)
+    link = read_link_in_mailbox(user, server, "carol@example.com", screenshot)
+
+    # A mail scanner: a plain GET (following the redirect to the demo), a HEAD, then a headless browser of its
+    # own that runs the page's scripts. None of them has the address, so none of them can spend the code.
+    fetched = requests.get(link, timeout=HTTP_TIMEOUT)
+    assert fetched.status_code == 200 and fetched.url.startswith(server.url + "/demo/?")
+    assert requests.head(link, timeout=HTTP_TIMEOUT).status_code == 303
+    scanner = open_browser("scanner")
+    scanner.get(link)
+    wait_for(scanner, "confirm-email")
+    screenshot(scanner, "scanner-view")
+
+    user.get(link)
+    assert_signed_in(user, "carol@example.com", screenshot)
+    # Request logs name the landing page's path, never its query.
+    requests_logged = [line for line in server.logs().splitlines() if "path=/__/auth/action" in line]
+    assert len(requests_logged) >= 4 and not any("oobCode" in line or "?" in line.split("path=")[1].split()[0] for line in requests_logged)
+
+
+def test_a_link_for_an_app_opened_in_a_browser_offers_the_app(start_latchkey, open_browser, screenshot):
+    fingerprint = ":".join(["5E"] * 32)
+    server = start_latchkey(**DEMO, apps={
+        "ios": [{"teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": "1234567890"}],
+        "android": [{"packageName": "com.example.android", "sha256CertFingerprints": [fingerprint]}],
+    })
+    response = requests.post(f"{server.url}/v1/accounts:sendOobCode", params={"key": "e2e-api-key"}, timeout=HTTP_TIMEOUT, json={
+        "requestType": "EMAIL_SIGNIN", "email": "dave@example.com", "continueUrl": server.url + "/demo/", "canHandleCodeInApp": True,
+        "iOSBundleId": "com.example.ios", "androidPackageName": "com.example.android", "androidInstallApp": True,
+    }, headers={"Accept-Language": "fr-FR"})
+    assert response.status_code == 200, response.text
+    browser = open_browser("desktop")
+    link = read_link_in_mailbox(browser, server, "dave@example.com", screenshot)
+    browser.get(link)
+    assert "Ouvrez ce lien dans l’application" in browser.find_element(By.TAG_NAME, "h1").text
+    stores = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "main li a")]
+    assert stores == ["https://apps.apple.com/app/id1234567890", "https://play.google.com/store/apps/details?id=com.example.android"]
+    screenshot(browser, "open-in-app")

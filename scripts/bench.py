@@ -1,0 +1,936 @@
+"""Latchkey's benchmark (issue #8): throughput, latency, memory and start-up of a release build on this machine.
+
+Started by scripts/bench, which installs wrk and smtp-sink and builds the release binary first. A temporary
+directory holds the configuration, the SQLite database, the signing keys and wrk's queue files (codes, tokens).
+
+Scenarios, each a warm-up and then a measured wrk run (2 threads, 64 connections, loopback):
+  baseline  GET /healthz, the ceiling every other scenario is compared with;
+  send      accounts:sendOobCode with a new address per request, outbox workers paused (mail.workers 0); then the
+            same at half of the measured throughput, paced in Lua (see scripts/bench-lua/send.lua), for its p99;
+  complete  accounts:signInWithEmailLink with codes an admin generated beforehand (account creation + RS256 token);
+  refresh   token refresh, each request with an unused refresh token (they rotate);
+  deliver   the outbox the send scenario filled, delivered to Postfix's smtp-sink over reused SMTP connections.
+With --es256, complete runs once more with tokens.algorithm ES256.
+
+Every non-2xx answer, socket error or timeout fails its scenario, and any failure makes the exit status non-zero.
+Results go to bench/results/ as JSON and markdown; a run of every scenario also updates BENCHMARKS.md.
+"""
+
+import argparse
+import base64
+import datetime
+import http.client
+import json
+import math
+import os
+import platform
+import re
+import resource
+import secrets
+import shlex
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build-release" / "release" / "latchkey"))
+LUA = REPO / "scripts" / "bench-lua"
+RESULTS = REPO / "bench" / "results"
+BENCHMARKS = REPO / "BENCHMARKS.md"
+SMTP_SINK = "/usr/sbin/smtp-sink"
+
+SCENARIOS = ("baseline", "send", "complete", "refresh", "deliver")
+PREREQUISITES = {"refresh": "complete", "deliver": "send"}  # refresh needs complete's tokens, deliver send's mail
+
+API_KEY = "bench-api-key"
+CONTINUE_URL = "https://app.example.com/done"
+THREADS = 2
+START_TIMEOUT = 60  # seconds until /readyz must answer
+STOP_TIMEOUT = 30  # seconds a SIGTERM may take
+CODE_MARGIN = 1.4  # codes generated per code the measured run is expected to use
+
+# (key, description, unit, comparison, threshold): the issue's targets, checked on every run.
+TARGETS = [
+    ("send_vs_baseline", "send ≥ 50% of baseline", "%", ">=", 50),
+    ("complete_vs_rsa", "complete (RS256) ≥ 80% of the RSA-2048 signing rate", "%", ">=", 80),
+    ("complete_es256_vs_baseline", "complete (ES256) ≥ 35% of baseline", "%", ">=", 35),
+    ("send_half_load_p99_ms", "p99 of send at half its maximum throughput ≤ 5 ms", "ms", "<=", 5),
+    ("deliver_per_second", "deliver ≥ 1000 messages/s", "msg/s", ">=", 1000),
+    ("idle_rss_mb", "idle RSS ≤ 40 MB", "MB", "<=", 40),
+    ("peak_rss_mb", "peak RSS ≤ 150 MB", "MB", "<=", 150),
+    ("startup_seconds", "start-up to ready ≤ 0.5 s", "s", "<=", 0.5),
+]
+
+
+class BenchError(Exception):
+    """A problem that stops the whole benchmark (the server does not start, a tool is missing)."""
+
+
+# --- The server ---------------------------------------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class CPUMeter:
+    """CPU cores used during an interval by the server, by wrk (the only child that ends in it) and by everything else.
+
+    The machine may be shared: "other" shows how much of it something else took while a scenario ran.
+    """
+
+    TICKS = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.start = self.snapshot()
+
+    def snapshot(self):
+        stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        server = (int(stat[11]) + int(stat[12])) / self.TICKS  # utime, stime
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+        machine = (sum(fields[:8]) - fields[3] - fields[4]) / self.TICKS  # all but idle and iowait, without guest
+        return time.monotonic(), server, children.ru_utime + children.ru_stime, machine
+
+    def cores(self):
+        """server, wrk and other cores since the meter was made."""
+        (t0, server0, wrk0, machine0), (t1, server1, wrk1, machine1) = self.start, self.snapshot()
+        elapsed = t1 - t0
+        server, wrk = (server1 - server0) / elapsed, (wrk1 - wrk0) / elapsed
+        return {"server": round(server, 2), "wrk": round(wrk, 2), "other": round(max(0.0, (machine1 - machine0) / elapsed - server - wrk), 2)}
+
+
+class Server:
+    """One latchkey process on the benchmark's directory; every start reuses the same database and keys."""
+
+    def __init__(self, bench, name, workers, smtp_port, algorithm=None, key_directory="keys", max_attempts=None):
+        self.bench = bench
+        self.name = name
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.config_path = bench.directory / f"{name}.json"
+        self.log_path = bench.directory / f"{name}.log"
+        self.process = None
+        storage = {"path": str(bench.database)}
+        if bench.synchronous:
+            storage["synchronous"] = bench.synchronous
+        tokens = {"keyDirectory": str(bench.directory / key_directory)}
+        if algorithm:
+            tokens["algorithm"] = algorithm
+        mail = {
+            "transport": "smtp", "from": "no-reply@example.com", "workers": workers,
+            "smtp": {"url": f"smtp://127.0.0.1:{smtp_port}", "tls": "none", "timeoutSeconds": 10},
+        }
+        if max_attempts:
+            mail["maxAttempts"] = max_attempts
+        self.config = {
+            "projectId": "latchkey-bench",
+            "publicURL": self.url,
+            "mode": "production",
+            "logLevel": bench.arguments.log_level,
+            "apiKeys": [API_KEY],
+            "authorizedDomains": ["app.example.com"],
+            "templatesDirectory": str(REPO / "templates"),
+            "openAPIDocument": str(REPO / "openapi.json"),
+            "server": {"host": "127.0.0.1", "port": self.port},
+            "storage": {"sqlite": storage},
+            # Long enough that no code generated before a run expires during it.
+            "emailLink": {"codeLifetimeSeconds": 3600},
+            "tokens": tokens,
+            "mail": mail,
+            # All load comes from one address: keep the default windows (and the counting they cost) but raise the
+            # limits out of reach. Older builds ignore the section.
+            "rateLimits": {
+                "sendPerIP": [{"limit": 1_000_000, "windowSeconds": 300}],
+                "completePerIP": [{"limit": 1_000_000, "windowSeconds": 300}],
+                "apiKeyRequestsPerMinute": 10_000_000,
+            },
+        }
+        self.config_path.write_text(json.dumps(self.config, indent=2))
+
+    def start(self):
+        """Starts the process and returns the seconds from spawning it to its first 200 on /readyz."""
+        with open(self.log_path, "ab") as log:
+            started = time.monotonic()
+            self.process = subprocess.Popen(
+                [str(BINARY), "serve", "--config", str(self.config_path)], cwd=self.bench.directory,
+                env=self.bench.server_environment(), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            )
+        deadline = started + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                code, self.process = self.process.returncode, None
+                raise BenchError(f"latchkey ({self.name}) exited with code {code} while starting:\n{self.logs()}")
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                connection.request("GET", "/readyz")
+                if connection.getresponse().status == 200:
+                    elapsed = time.monotonic() - started
+                    connection.close()
+                    return elapsed
+                connection.close()
+            except OSError:
+                pass
+            time.sleep(0.002)
+        self.kill()
+        raise BenchError(f"latchkey ({self.name}) was not ready within {START_TIMEOUT} s:\n{self.logs()}")
+
+    def memory(self):
+        """VmRSS, VmHWM (its peak), RssAnon (heap, stacks) and RssFile (mapped code and data) of the process, in MB."""
+        values = {}
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+                values[key] = int(value.split()[0]) / 1024
+        return values
+
+    def stop(self):
+        """SIGTERM and a bounded wait; returns the peak RSS in MB read just before."""
+        process = self.process
+        if process is None:
+            return None
+        if process.poll() is not None:
+            self.process = None
+            raise BenchError(f"latchkey ({self.name}) exited with code {process.returncode}:\n{self.logs()}")
+        peak = self.memory()["VmHWM"]
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise BenchError(f"latchkey ({self.name}) ignored SIGTERM for {STOP_TIMEOUT} s:\n{self.logs()}")
+        self.process = None
+        self.bench.peak_rss_mb = max(self.bench.peak_rss_mb or 0, peak)
+        return peak
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def logs(self):
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def post(self, path, body, admin=False):
+        """One JSON request outside wrk (checks before a scenario); returns the status and the decoded answer."""
+        headers = {"Content-Type": "application/json"}
+        if admin:
+            headers["Authorization"] = f"Bearer {self.bench.admin_token}"
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request("POST", f"/v1/{path}?key={API_KEY}", json.dumps(body), headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        try:
+            return response.status, json.loads(data or b"{}")
+        except ValueError:
+            return response.status, {"raw": data[:300].decode(errors="replace")}
+
+
+# --- wrk ----------------------------------------------------------------------------------------------------------
+
+
+class Run:
+    """One wrk run's numbers, as common.lua's done() reports them."""
+
+    def __init__(self, result):
+        self.__dict__.update(result)
+        self.rps = self.requests / (self.duration_us / 1e6) if self.duration_us else 0
+        self.errors = self.non2xx + self.connect_errors + self.read_errors + self.write_errors + self.timeouts
+
+    def problem(self):
+        """Why this run fails its scenario, or None."""
+        if self.exhausted:
+            return f"ran out of pre-generated codes or tokens ({self.exhausted} requests wanted one)"
+        if self.errors:
+            socket_errors = self.connect_errors + self.read_errors + self.write_errors
+            first = f"; first: {self.sample}" if self.sample else ""
+            return f"{self.non2xx} non-2xx, {socket_errors} socket errors, {self.timeouts} timeouts{first}"
+        if self.requests == 0:
+            return "no request completed"
+        return None
+
+
+class Failed(Exception):
+    """A scenario failed; the message says why. The benchmark goes on with the next one."""
+
+
+def scenario_result(name, run, baseline=None, **extra):
+    result = {
+        "scenario": name, "requests_per_second": round(run.rps, 1), "p50_ms": run.p50_us / 1000,
+        "p99_ms": run.p99_us / 1000, "max_ms": run.max_us / 1000, "errors": run.errors, "requests": run.requests,
+        "status": "ok", "cpu_cores": getattr(run, "cpu", None),
+    }
+    if baseline:
+        result["vs_baseline"] = round(run.rps / baseline, 3)
+    result.update(extra)
+    problem = run.problem()
+    if problem:
+        result.update(status="FAILED", reason=problem)
+    return result
+
+
+# --- The benchmark ------------------------------------------------------------------------------------------------
+
+
+class Bench:
+    def __init__(self, arguments):
+        self.arguments = arguments
+        self.directory = Path(tempfile.mkdtemp(prefix="latchkey-bench-"))
+        self.database = self.directory / "latchkey.sqlite"
+        self.admin_token = secrets.token_urlsafe(32)
+        self.server_secret = secrets.token_urlsafe(48)
+        self.synchronous = "full" if arguments.safe else None
+        self.peak_rss_mb = None
+        self.tags = 0
+        self.results = []
+        self.facts = {}
+        self.servers = []
+
+    def tag(self):
+        """A fresh prefix for generated addresses: no two runs send the same one."""
+        self.tags += 1
+        return f"r{self.tags}"
+
+    def server_environment(self):
+        # The server reads LATCHKEY_* variables as configuration: only the secrets we mean go through.
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+        environment["LATCHKEY_SECURITY_SERVER_SECRET"] = self.server_secret
+        environment["LATCHKEY_ADMIN_TOKENS"] = self.admin_token
+        return environment
+
+    def server(self, name, **options):
+        server = Server(self, name, **options)
+        self.servers.append(server)
+        return server
+
+    def say(self, message):
+        print(f"bench: {message}", flush=True)
+
+    # --- Probing what this build supports -------------------------------------------------------------------------
+
+    def check_config(self, config):
+        path = self.directory / "probe.json"
+        path.write_text(json.dumps(config))
+        result = subprocess.run(
+            [str(BINARY), "check-config", "--config", str(path)], cwd=self.directory, env=self.server_environment(),
+            capture_output=True, text=True,
+        )
+        return result.returncode == 0, result.stdout + result.stderr
+
+    def probe(self):
+        """Which of the newer configuration keys this build knows, told by check-config.
+
+        A key the reader does not know is ignored rather than refused, so each key is tried with a nonsense value
+        first: only a build that knows the key names it in a complaint.
+        """
+        base = Server(self, "probe-base", workers=1, smtp_port=25).config
+
+        def accepts(section, key, value):
+            config = json.loads(json.dumps(base))
+            target = config
+            for part in section:
+                target = target[part]
+            target[key] = value
+            return self.check_config(config)
+
+        ok, output = accepts(["mail"], "workers", 0)
+        self.facts["outbox_pause"] = ok
+        ok, output = accepts(["storage", "sqlite"], "synchronous", "bogus")
+        self.facts["synchronous_key"] = (not ok) and "synchronous" in output
+        ok, output = accepts(["tokens"], "algorithm", "bogus")
+        knows_algorithm = (not ok) and "algorithm" in output
+        self.facts["es256_config"] = knows_algorithm and accepts(["tokens"], "algorithm", "ES256")[0]
+
+    # --- Scenarios ------------------------------------------------------------------------------------------------
+
+    def start_wrk(self, server, script, seconds, **variables):
+        """wrk with one of scripts/bench-lua/, which reads its settings from BENCH_* variables."""
+        environment = dict(os.environ)
+        environment.update(
+            BENCH_LUA=str(LUA), BENCH_DIR=str(self.directory), BENCH_API_KEY=API_KEY, BENCH_THREADS=str(THREADS),
+            BENCH_ADMIN_TOKEN=self.admin_token, BENCH_CONTINUE_URL=CONTINUE_URL,
+        )
+        environment.update({f"BENCH_{k.upper()}": str(v) for k, v in variables.items()})
+        command = [
+            "wrk", f"-t{THREADS}", f"-c{self.arguments.connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA / script),
+            server.url,
+        ]
+        return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def wrk(self, server, script, seconds, **variables):
+        meter = CPUMeter(server.process.pid)
+        run = self.finish_wrk(self.start_wrk(server, script, seconds, **variables))
+        run.cpu = meter.cores()
+        return run
+
+    @staticmethod
+    def finish_wrk(process):
+        stdout, stderr = process.communicate()
+        for line in stdout.splitlines():
+            if line.startswith("BENCH_RESULT "):
+                return Run(json.loads(line[len("BENCH_RESULT "):]))
+        raise BenchError(f"wrk printed no result (exit {process.returncode}):\n{stdout}\n{stderr}")
+
+    def warm_up_and_measure(self, server, script, **variables):
+        warm_up = self.wrk(server, script, self.arguments.warmup, tag=self.tag(), **variables)
+        if warm_up.problem():
+            raise Failed(f"during warm-up: {warm_up.problem()}")
+        return self.wrk(server, script, self.arguments.duration, tag=self.tag(), **variables)
+
+    def baseline(self, server):
+        run = self.warm_up_and_measure(server, "healthz.lua")
+        result = scenario_result("baseline", run)
+        result["vs_baseline"] = 1.0
+        return result
+
+    def send(self, server, baseline):
+        status, answer = server.post("accounts:sendOobCode", {
+            "requestType": "EMAIL_SIGNIN", "email": "check@example.com", "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True,
+        })
+        if status != 200:
+            raise Failed(f"a single send answers {status}: {answer}")
+        return scenario_result("send", self.warm_up_and_measure(server, "send.lua"), baseline)
+
+    def send_half_load(self, server, send_rps, baseline):
+        """send paced at half its measured maximum: the latency a half-loaded server gives."""
+        rate = send_rps / 2
+        run = self.wrk(server, "send.lua", self.arguments.duration, tag=self.tag(), rate=f"{rate:.1f}")
+        return scenario_result("send at half load", run, baseline, target_rate=round(rate, 1))
+
+    def queue_lines(self, name):
+        total = 0
+        for thread in range(1, THREADS + 1):
+            path = self.directory / f"{name}-{thread}.txt"
+            if path.exists():
+                with open(path, "rb") as file:
+                    total += sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b""))
+        return total
+
+    def generate_codes(self, server, queue, count):
+        """Appends at least `count` admin-generated codes to the per-thread files of `queue`."""
+        per_thread = math.ceil(count / THREADS)
+        before = self.queue_lines(queue)
+        started = time.monotonic()
+        # Each thread stops itself at its limit, but wrk itself waits out -d: interrupt it (wrk then reports as usual).
+        process = self.start_wrk(server, "codes.lua", 600, tag=self.tag(), limit=per_thread, output=queue)
+        while process.poll() is None and self.queue_lines(queue) - before < per_thread * THREADS:
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        run = self.finish_wrk(process)
+        generated = self.queue_lines(queue) - before
+        if run.problem() and not run.exhausted:
+            raise Failed(f"generating codes: {run.problem()}")
+        if generated < count:
+            raise Failed(f"generated only {generated} of {count} codes")
+        self.say(f"generated {generated} codes in {time.monotonic() - started:.1f} s")
+
+    def complete(self, server, baseline, queue, tokens, name, algorithm):
+        status, answer = server.post("accounts:sendOobCode", {
+            "requestType": "EMAIL_SIGNIN", "email": f"check-{queue}@example.com", "continueUrl": CONTINUE_URL, "returnOobLink": True,
+        }, admin=True)
+        if status != 200 or "oobCode" not in answer:
+            raise Failed(f"an admin's returnOobLink answers {status}: {answer}")
+        status, answer = server.post("accounts:signInWithEmailLink", {"email": answer["email"], "oobCode": answer["oobCode"]})
+        if status != 200:
+            raise Failed(f"a single completion answers {status}: {answer}")
+        signed_with = json.loads(base64.urlsafe_b64decode(answer["idToken"].split(".")[0] + "=="))["alg"]
+        if signed_with != algorithm:
+            return {"scenario": name, "status": "not supported by this build", "reason": f"ID tokens are signed with {signed_with}"}
+
+        # Codes for the warm-up at a generous guess of the rate; the warm-up's real rate sizes the measured run's.
+        warm_up_codes = 2000 * self.arguments.warmup
+        self.generate_codes(server, queue, warm_up_codes)
+        warm_up = self.wrk(server, "complete.lua", self.arguments.warmup, tag=self.tag(), queue=queue, output=tokens)
+        if warm_up.problem() and not warm_up.exhausted:
+            raise Failed(f"during warm-up: {warm_up.problem()}")
+        rate = warm_up.rps * (2 if warm_up.exhausted else 1)
+        left = self.queue_lines(queue) - self.consumed(queue)
+        needed = math.ceil(rate * self.arguments.duration * CODE_MARGIN) + 2 * self.arguments.connections
+        if needed > left:
+            self.generate_codes(server, queue, needed - left)
+        run = self.wrk(server, "complete.lua", self.arguments.duration, tag=self.tag(), queue=queue, output=tokens)
+        result = scenario_result(name, run, baseline, algorithm=algorithm)
+        written = self.queue_lines(tokens)
+        if result["status"] == "ok" and written < warm_up.requests + run.requests:
+            result.update(status="FAILED", reason=f"only {written} refresh tokens saved for {warm_up.requests + run.requests} sign-ins")
+        return result
+
+    def consumed(self, queue):
+        total = 0
+        for thread in range(1, THREADS + 1):
+            path = self.directory / f"{queue}-{thread}.pos"
+            if path.exists():
+                total += int(path.read_text().split()[0])
+        return total
+
+    def refresh(self, server, baseline):
+        left = self.queue_lines("tokens") - self.consumed("tokens")
+        if left < self.arguments.connections:
+            raise Failed(f"only {left} refresh tokens left from complete; need one per connection")
+        return scenario_result("refresh", self.warm_up_and_measure(server, "refresh.lua", queue="tokens"), baseline)
+
+    def outbox_counts(self):
+        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
+        try:
+            counts = dict(connection.execute("SELECT status, count(*) FROM outbox GROUP BY status").fetchall())
+            sent = connection.execute("SELECT count(*), min(sent_at), max(sent_at) FROM outbox WHERE status = 'sent'").fetchone()
+            error = connection.execute("SELECT last_error FROM outbox WHERE last_error IS NOT NULL LIMIT 1").fetchone()
+        finally:
+            connection.close()
+        return counts, sent, error[0] if error else None
+
+    def deliver(self, baseline):
+        """Restarts on the same database with outbox workers and times the drain into smtp-sink."""
+        workers = self.arguments.mail_workers
+        sink_port = free_port()
+        sink_command = [SMTP_SINK]
+        if os.geteuid() == 0:
+            sink_command += ["-u", "nobody"]  # smtp-sink refuses to run as root without dropping privileges
+        sink = subprocess.Popen(
+            [*sink_command, f"127.0.0.1:{sink_port}", "1000"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        server = self.server("deliver", workers=workers, smtp_port=sink_port)
+        try:
+            wait_for_port(sink_port, sink)
+            if not self.facts["outbox_pause"]:
+                # Without a paused outbox the send server's one worker failed every message against a closed
+                # port and gave it up (maxAttempts 1); put them all back in the queue.
+                subprocess.run(
+                    [str(BINARY), "outbox", "--config", str(server.config_path), "--retry-failed", "--limit", "1"], cwd=self.directory,
+                    env=self.server_environment(), check=True, capture_output=True,
+                )
+            counts, _, _ = self.outbox_counts()
+            queued = counts.get("pending", 0)
+            if queued == 0:
+                raise Failed("the outbox is empty: nothing to deliver")
+            server.start()
+            started = time.monotonic()
+            meter = CPUMeter(server.process.pid)
+            last_progress, last_sent = started, -1
+            while True:
+                counts, (sent, first_at, last_at), error = self.outbox_counts()
+                if counts.get("pending", 0) == 0:
+                    break
+                if sent != last_sent:
+                    last_progress, last_sent = time.monotonic(), sent
+                if time.monotonic() - last_progress > 30:
+                    raise Failed(f"delivery stalled at {sent} of {queued}; last error: {error}")
+                time.sleep(0.1)
+            wall = time.monotonic() - started
+            cpu = meter.cores()
+            server.stop()
+        finally:
+            server.kill()
+            sink.terminate()
+            sink.wait()
+        failed = counts.get("failed", 0)
+        # sent_at of the first and last message: the drain itself, without the start-up or the polling interval.
+        per_second = (sent - 1) / (last_at - first_at) if sent > 1 and last_at > first_at else 0
+        result = {
+            "scenario": "deliver", "requests_per_second": round(per_second, 1), "messages": sent, "errors": failed,
+            "wall_seconds": round(wall, 2), "smtp_connections": workers, "status": "ok", "cpu_cores": cpu,
+            "vs_baseline": round(per_second / baseline, 3) if baseline else None,
+        }
+        if failed:
+            result.update(status="FAILED", reason=f"{failed} messages given up; last error: {error}")
+        return result
+
+    # --- Measurements outside wrk ---------------------------------------------------------------------------------
+
+    def rsa_signing_rate(self):
+        output = subprocess.run(["openssl", "speed", "-seconds", "3", "rsa2048"], capture_output=True, text=True, check=True).stdout
+        return parse_speed(output, r"^rsa\s+2048 bits\s+(.*)$")
+
+    def ecdsa_signing_rate(self):
+        output = subprocess.run(["openssl", "speed", "-seconds", "3", "ecdsap256"], capture_output=True, text=True, check=True).stdout
+        return parse_speed(output, r"^\s*256 bits ecdsa \(nistp256\)\s+(.*)$")
+
+    def startup(self, server):
+        """Median of three starts on the existing database, and the idle RSS one second after the last."""
+        times = []
+        for attempt in range(3):
+            times.append(server.start())
+            if attempt < 2:
+                server.stop()
+        time.sleep(1)
+        self.facts["startup_seconds"] = round(statistics.median(times), 3)
+        self.facts["startup_all_seconds"] = [round(t, 3) for t in times]
+        memory = server.memory()
+        self.facts["idle_rss_mb"] = round(memory["VmRSS"], 1)
+        self.facts["idle_rss_anon_mb"] = round(memory["RssAnon"], 1)
+        self.facts["idle_rss_file_mb"] = round(memory["RssFile"], 1)
+
+    # --- The whole run --------------------------------------------------------------------------------------------
+
+    def run(self, scenarios):
+        self.facts["machine"] = machine()
+        self.say("measuring this machine's RSA-2048 signing rate (openssl speed, one core)")
+        self.facts["rsa2048_sign_per_second"] = self.rsa_signing_rate()
+        if self.arguments.es256:
+            self.facts["ecdsap256_sign_per_second"] = self.ecdsa_signing_rate()
+        self.probe()
+        if self.arguments.safe and not self.facts["synchronous_key"]:
+            raise BenchError("--safe needs storage.sqlite.synchronous, which this build does not know")
+
+        if self.facts["outbox_pause"]:
+            main = self.server("main", workers=0, smtp_port=free_port())
+        else:
+            # No paused outbox in this build: one worker fails each message at once against a closed port and gives
+            # it up, so send still stores everything, and deliver queues the given-up messages again.
+            self.say("mail.workers 0 is refused by this build: send runs with 1 worker failing fast (see the notes)")
+            main = self.server("main", workers=1, smtp_port=free_port(), max_attempts=1)
+        self.say("first start: creating the database and the signing key")
+        main.start()
+        main.stop()
+        self.peak_rss_mb = None  # the creating start is not part of the measurements
+        self.facts["journal_mode"] = self.journal_mode()
+        self.say("start-up time and idle RSS")
+        self.startup(main)
+
+        try:
+            self.say("baseline")
+            baseline_result = self.attempt("baseline", lambda: self.baseline(main))
+            baseline = baseline_result.get("requests_per_second") if baseline_result["status"] == "ok" else None
+            if "send" in scenarios:
+                self.say("send")
+                send = self.attempt("send", lambda: self.send(main, baseline))
+                if send["status"] == "ok":
+                    self.say("send at half load")
+                    self.attempt("send at half load", lambda: self.send_half_load(main, send["requests_per_second"], baseline))
+            if "complete" in scenarios:
+                self.say("complete")
+                self.attempt("complete", lambda: self.complete(main, baseline, "codes", "tokens", "complete", "RS256"))
+            if "refresh" in scenarios:
+                self.say("refresh")
+                self.attempt("refresh", lambda: self.refresh(main, baseline))
+            if "deliver" in scenarios and not self.facts["outbox_pause"]:
+                self.wait_until_given_up()
+            main.stop()
+        finally:
+            main.kill()
+
+        if "deliver" in scenarios:
+            self.say(f"deliver ({self.arguments.mail_workers} SMTP connections to smtp-sink)")
+            self.attempt("deliver", lambda: self.deliver(baseline))
+        if self.arguments.es256:
+            self.say("complete with ES256")
+            self.attempt("complete (ES256)", lambda: self.es256(baseline))
+        self.facts["peak_rss_mb"] = round(self.peak_rss_mb, 1) if self.peak_rss_mb else None
+
+    def es256(self, baseline):
+        if not self.facts["es256_config"]:
+            return {"scenario": "complete (ES256)", "status": "not supported by this build", "reason": "check-config does not know tokens.algorithm ES256"}
+        server = self.server("es256", workers=0 if self.facts["outbox_pause"] else 1, smtp_port=free_port(), algorithm="ES256", key_directory="keys-es256")
+        try:
+            server.start()
+        except BenchError as error:
+            return {"scenario": "complete (ES256)", "status": "not supported by this build", "reason": str(error).splitlines()[0]}
+        try:
+            result = self.complete(server, baseline, "es256-codes", "es256-tokens", "complete (ES256)", "ES256")
+            server.stop()
+            return result
+        finally:
+            server.kill()
+
+    def attempt(self, name, body):
+        try:
+            result = body()
+        except Failed as failure:
+            result = {"scenario": name, "status": "FAILED", "reason": str(failure)}
+        self.results.append(result)
+        line = format_line(result)
+        print(("bench: FAILED " if result["status"] == "FAILED" else "bench: ") + line, flush=True)
+        return result
+
+    def wait_until_given_up(self):
+        deadline = time.monotonic() + 120
+        while self.outbox_counts()[0].get("pending", 0) and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    def journal_mode(self):
+        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        try:
+            return connection.execute("PRAGMA journal_mode").fetchone()[0]
+        finally:
+            connection.close()
+
+    def cleanup(self):
+        for server in self.servers:
+            server.kill()
+        if not self.arguments.keep:
+            subprocess.run(["rm", "-rf", str(self.directory)], check=False)
+
+
+def wait_for_port(port, process):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise BenchError(f"smtp-sink exited: {process.stderr.read().decode(errors='replace')}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise BenchError("smtp-sink did not listen")
+
+
+def parse_speed(output, pattern):
+    """The sign/s column of `openssl speed`: after the times (numbers ending in s) come the rates, sign/s first."""
+    for line in output.splitlines():
+        match = re.match(pattern, line)
+        if match:
+            rates = [field for field in match.group(1).split() if not field.endswith("s")]
+            return float(rates[0])
+    raise BenchError(f"cannot read openssl speed's output:\n{output}")
+
+
+def machine():
+    cpuinfo = Path("/proc/cpuinfo").read_text()
+    model = re.search(r"^model name\s*:\s*(.*)$", cpuinfo, re.M)
+    memory = re.search(r"^MemTotal:\s*(\d+) kB", Path("/proc/meminfo").read_text(), re.M)
+    os_release = Path("/etc/os-release").read_text() if Path("/etc/os-release").exists() else ""
+    distribution = re.search(r'^PRETTY_NAME="?(.*?)"?$', os_release, re.M)
+
+    def first_line(command):
+        try:
+            result = subprocess.run(command, capture_output=True, text=True)
+            return (result.stdout or result.stderr).strip().splitlines()[0]
+        except (OSError, IndexError):
+            return "unknown"
+
+    commit = first_line(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no", "Sources"], capture_output=True, text=True).stdout
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model.group(1).strip() if model else platform.processor() or "unknown",
+        "ram_gib": round(int(memory.group(1)) / 1024 / 1024, 1) if memory else None,
+        "kernel": platform.release(),
+        "os": distribution.group(1) if distribution else "unknown",
+        "swift": first_line(["swift", "--version"]),
+        "wrk": " ".join(first_line(["wrk", "--version"]).split()[:2]),
+        "openssl": " ".join(first_line(["openssl", "version"]).split()[:2]),
+        "latchkey": first_line([str(BINARY), "--version"]),
+        "commit": commit + (" (Sources modified)" if dirty.strip() else ""),
+    }
+
+
+# --- Reporting ----------------------------------------------------------------------------------------------------
+
+
+def format_line(result):
+    if result["status"] != "ok":
+        return f"{result['scenario']}: {result['status']}: {result.get('reason', '')}"
+    if result["scenario"] == "deliver":
+        return f"deliver: {result['requests_per_second']:.0f} messages/s ({result['messages']} messages, {result['smtp_connections']} connections)"
+    ratio = f", {result['vs_baseline'] * 100:.0f}% of baseline" if result.get("vs_baseline") else ""
+    return (
+        f"{result['scenario']}: {result['requests_per_second']:.0f} requests/s, p50 {result['p50_ms']:.2f} ms, "
+        f"p99 {result['p99_ms']:.2f} ms, max {result['max_ms']:.2f} ms, {result['errors']} errors{ratio}"
+    )
+
+
+def derived(results, facts):
+    """The numbers the targets are about."""
+    by_name = {r["scenario"]: r for r in results if r["status"] == "ok"}
+    values = {}
+    if "send" in by_name and by_name["send"].get("vs_baseline"):
+        values["send_vs_baseline"] = by_name["send"]["vs_baseline"] * 100
+    if "complete" in by_name and facts.get("rsa2048_sign_per_second"):
+        values["complete_vs_rsa"] = by_name["complete"]["requests_per_second"] / facts["rsa2048_sign_per_second"] * 100
+    if "complete (ES256)" in by_name and by_name["complete (ES256)"].get("vs_baseline"):
+        values["complete_es256_vs_baseline"] = by_name["complete (ES256)"]["vs_baseline"] * 100
+    if "send at half load" in by_name:
+        values["send_half_load_p99_ms"] = by_name["send at half load"]["p99_ms"]
+    if "deliver" in by_name:
+        values["deliver_per_second"] = by_name["deliver"]["requests_per_second"]
+    for key in ("idle_rss_mb", "peak_rss_mb", "startup_seconds"):
+        if facts.get(key) is not None:
+            values[key] = facts[key]
+    return values
+
+
+def target_rows(values):
+    rows = []
+    for key, description, unit, comparison, threshold in TARGETS:
+        if key not in values:
+            rows.append((description, "not measured", "–"))
+            continue
+        value = values[key]
+        met = value >= threshold if comparison == ">=" else value <= threshold
+        shown = f"{value:.3f} s" if unit == "s" else f"{value:.0f}%" if unit == "%" else f"{value:.1f} {unit}"
+        rows.append((description, shown, "met" if met else "**not met**"))
+    return rows
+
+
+def markdown(results, facts, command, durability, notes):
+    m = facts["machine"]
+    lines = [
+        f"Run of {facts['date']}, latchkey {m['latchkey']}, repository at {m['commit']}: `{command}`",
+        "",
+        f"Machine: {m['nproc']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, Linux {m['kernel']}, {m['os']}; {m['swift']}; "
+        f"{m['wrk']}; {m['openssl']}.",
+        "",
+        f"Durability: {durability}. Server log level: {facts['log_level']}. wrk: {THREADS} threads, {facts['connections']} connections, loopback, "
+        f"{facts['warmup']} s warm-up, {facts['duration']} s measured per scenario. Rate limits: the default windows with "
+        "limits raised to 1,000,000 per IP and 10,000,000 per API key and minute, since all load comes from one address.",
+        "",
+        "| scenario | requests/s | p50 ms | p99 ms | max ms | errors | vs baseline | CPU cores: server / wrk / other | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        cpu = r.get("cpu_cores")
+        cpu = f"{cpu['server']:.2f} / {cpu['wrk']:.2f} / {cpu['other']:.2f}" if cpu else ""
+        if r["status"] != "ok":
+            lines.append(f"| {r['scenario']} | | | | | | | | {r['status']}: {r.get('reason', '').replace('|', '/')[:200]} |")
+        elif r["scenario"] == "deliver":
+            lines.append(
+                f"| deliver ({r['smtp_connections']} SMTP connections, {r['messages']} messages) | {r['requests_per_second']:,.0f} msg/s "
+                f"| | | | {r['errors']} | {r['vs_baseline'] * 100:.0f}% | {cpu} | ok |"
+            )
+        else:
+            name = r["scenario"]
+            if name == "send at half load":
+                name = f"send at half load (paced at {r['target_rate']:,.0f}/s)"
+            ratio = f"{r['vs_baseline'] * 100:.0f}%" if r.get("vs_baseline") else ""
+            lines.append(
+                f"| {name} | {r['requests_per_second']:,.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['max_ms']:.2f} "
+                f"| {r['errors']} | {ratio} | {cpu} | ok |"
+            )
+    values = derived(results, facts)
+    lines += [
+        "",
+        "| measurement | value |",
+        "|---|---:|",
+        f"| RSA-2048 signing, `openssl speed -seconds 3 rsa2048` (one core) | {facts['rsa2048_sign_per_second']:,.0f} sign/s |",
+    ]
+    if "complete_vs_rsa" in values:
+        lines.append(f"| complete ÷ RSA-2048 signing rate | {values['complete_vs_rsa']:.0f}% |")
+    if facts.get("ecdsap256_sign_per_second"):
+        lines.append(f"| ECDSA P-256 signing, `openssl speed -seconds 3 ecdsap256` (one core) | {facts['ecdsap256_sign_per_second']:,.0f} sign/s |")
+    lines += [
+        f"| idle RSS after start-up (VmRSS; of it RssAnon, heap and stacks: {facts['idle_rss_anon_mb']:.1f} MB, RssFile, "
+        f"mapped binary and libraries: {facts['idle_rss_file_mb']:.1f} MB) | {facts['idle_rss_mb']:.1f} MB |",
+        f"| peak RSS (VmHWM, highest of the server processes) | {facts['peak_rss_mb']:.1f} MB |" if facts.get("peak_rss_mb") else "| peak RSS | not measured |",
+        f"| start-up to first ready `/readyz`, existing database (median of 3: {', '.join(f'{t:.3f}' for t in facts['startup_all_seconds'])}) "
+        f"| {facts['startup_seconds']:.3f} s |",
+        "",
+        "| target | measured | |",
+        "|---|---:|---|",
+    ]
+    lines += [f"| {d} | {v} | {s} |" for d, v, s in target_rows(values)]
+    # deliver's "other" is mostly smtp-sink, so it says nothing about the machine being shared.
+    busiest = max((r["cpu_cores"]["other"] for r in results if r.get("cpu_cores") and r["scenario"] != "deliver"), default=0)
+    notes = list(notes)
+    if busiest > 0.25:
+        notes.append(
+            f"Other processes used up to {busiest:.2f} of the {m['nproc']} cores during a measured run (the CPU column): the "
+            "machine was not quiet, and the numbers are lower than it can do."
+        )
+    notes.append("CPU cores are measured over each measured run: the server from /proc/PID/stat, wrk from its rusage, "
+                 "other as the rest of /proc/stat's busy time (for deliver it includes smtp-sink).")
+    lines += [""] + [f"- {note}" for note in notes]
+    return "\n".join(lines) + "\n"
+
+
+def record(report):
+    """Puts the report between BENCHMARKS.md's markers."""
+    begin, end = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
+    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else f"# Benchmarks\n\n{begin}\n{end}\n"
+    if begin not in text or end not in text:
+        text = text.rstrip("\n") + f"\n\n{begin}\n{end}\n"
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    BENCHMARKS.write_text(f"{head}{begin}\n{report}{end}{tail}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=15, help="seconds of each measured run (default 15)")
+    parser.add_argument("--warmup", type=int, default=3, help="seconds of each warm-up run (default 3)")
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {','.join(SCENARIOS)}")
+    parser.add_argument("--safe", action="store_true", help='run with storage.sqlite.synchronous "full" instead of the default')
+    parser.add_argument("--es256", action="store_true", help='also run complete with tokens.algorithm "ES256"')
+    parser.add_argument("--connections", type=int, default=64, help="wrk connections (default 64)")
+    parser.add_argument("--mail-workers", type=int, default=8, help="mail.workers of the deliver scenario (default 8)")
+    parser.add_argument("--log-level", default="warning", help="the server's logLevel (default warning; production's is info)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, database)")
+    parser.add_argument("--no-record", action="store_true", help="do not update BENCHMARKS.md even after a full run")
+    arguments = parser.parse_args()
+    if arguments.duration < 1 or arguments.warmup < 1:
+        parser.error("--duration and --warmup are whole seconds, at least 1")
+
+    scenarios = [s.strip() for s in arguments.scenarios.split(",") if s.strip()]
+    unknown = [s for s in scenarios if s not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
+    for scenario, needed in PREREQUISITES.items():
+        if scenario in scenarios and needed not in scenarios:
+            print(f"bench: also running {needed}, which {scenario} needs")
+            scenarios.append(needed)
+    if not BINARY.is_file():
+        sys.exit(f"bench: no latchkey binary at {BINARY}; run scripts/bench (it builds one) or set LATCHKEY_BIN")
+
+    command = "scripts/bench" + ("" if len(sys.argv) == 1 else " " + shlex.join(sys.argv[1:]))
+    bench = Bench(arguments)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    try:
+        bench.run(scenarios)
+    except BenchError as error:
+        bench.cleanup()
+        sys.exit(f"bench: {error}")
+    except BaseException:
+        bench.cleanup()
+        raise
+    bench.cleanup()
+
+    facts = bench.facts
+    facts.update(date=started.strftime("%Y-%m-%d %H:%M UTC"), duration=arguments.duration, warmup=arguments.warmup,
+                 connections=arguments.connections, threads=THREADS, log_level=arguments.log_level)
+    level = bench.synchronous or "normal"
+    durability = f"SQLite journal_mode={facts['journal_mode']}, synchronous={level.upper()}"
+    durability += " (--safe)" if arguments.safe else " (the production default)"
+    if not facts["synchronous_key"]:
+        durability += "; this build has no storage.sqlite.synchronous key and uses GRDB's DatabasePool default, NORMAL"
+    notes = []
+    if not facts["outbox_pause"]:
+        notes.append(
+            "This build refuses `mail.workers: 0`, so the outbox could not be paused: during send one worker took each "
+            "message, failed at once against a closed port and gave it up (`maxAttempts: 1`), which adds a read and a "
+            "write per message to what send measures; deliver queued them again with `latchkey outbox --retry-failed`."
+        )
+    facts["durability"] = durability
+    report = markdown(bench.results, facts, command, durability, notes)
+    values = derived(bench.results, facts)
+
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stem = started.strftime("%Y%m%dT%H%M%SZ")
+    (RESULTS / f"{stem}.json").write_text(json.dumps({
+        "command": command, "facts": facts, "results": bench.results,
+        "targets": [dict(zip(("target", "measured", "result"), row)) for row in target_rows(values)],
+    }, indent=2) + "\n")
+    (RESULTS / f"{stem}.md").write_text(report)
+    print()
+    print(report)
+    print(f"bench: results in {RESULTS / stem}.json and .md")
+    full = set(scenarios) >= set(SCENARIOS)
+    if full and not arguments.no_record:
+        record(report)
+        print(f"bench: {BENCHMARKS.name} updated")
+    failed = [r["scenario"] for r in bench.results if r["status"] == "FAILED"]
+    if failed:
+        sys.exit(f"bench: FAILED: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()
