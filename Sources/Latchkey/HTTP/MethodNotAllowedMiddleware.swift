@@ -28,7 +28,10 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
             let probe = Request(
                 head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: request.head.path), body: .init(buffer: ByteBuffer()))
             let answer = try await catalogue.respond(to: probe, context: context)
-            guard answer.status == .methodNotAllowed, let allowed = answer.headers[.allow] else { throw error }
+            // A handler of this very method may have thrown the 404 itself (nothing under that id): keep it.
+            guard answer.status == .methodNotAllowed, let allowed = answer.headers[.allow],
+                !allowed.split(separator: ", ").contains(Substring(request.method.rawValue))
+            else { throw error }
             throw HTTPError(.methodNotAllowed, headers: [.allow: allowed])
         }
     }

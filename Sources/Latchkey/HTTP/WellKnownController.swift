@@ -54,7 +54,7 @@ struct WellKnownController {
     }
 
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let openAPIDocument else { throw HTTPError(.notFound) }
+        guard let openAPIDocument else { throw APIError.notFound }
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: openAPIDocument))
     }
 

@@ -24,14 +24,7 @@ package struct EmailRenderer: Sendable {
     private let appName: String
 
     package init(directory: String, sender: MailAddress, appName: String) async throws {
-        // swift-mustache does not descend into a symlinked top folder, common with mounted config.
-        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
-        let library: MustacheLibrary
-        do {
-            library = try await MustacheLibrary(directory: root)
-        } catch {
-            throw StartupError("templates in \(root) do not compile: \(error)")
-        }
+        let (library, root) = try await MustacheLibrary.load(directory: directory)
         self.library = library
         self.languages = try TemplateLanguages(library: library, root: root, family: "email", names: Self.templateNames)
         self.sender = sender

@@ -14,14 +14,7 @@ package struct PageRenderer: Sendable {
 
     /// Loads `directory`; with `development` the mailbox templates must be there too.
     package init(directory: String, development: Bool) async throws {
-        // swift-mustache does not descend into a symlinked top folder, common with mounted config.
-        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
-        let library: MustacheLibrary
-        do {
-            library = try await MustacheLibrary(directory: root)
-        } catch {
-            throw StartupError("templates in \(root) do not compile: \(error)")
-        }
+        let (library, root) = try await MustacheLibrary.load(directory: directory)
         languages = try TemplateLanguages(library: library, root: root, family: "pages", names: Self.pageNames)
         if development, let missing = Self.developmentNames.first(where: { library.getTemplate(named: $0) == nil }) {
             throw StartupError("missing development page template: expected \(root)\(missing).mustache")

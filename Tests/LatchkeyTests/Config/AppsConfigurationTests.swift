@@ -23,20 +23,22 @@ import Testing
 
     /// The `apps` section as JSON text (Sendable, unlike `[String: Any]`), and the start of the expected problem.
     static let problems: [(String, String)] = [
-        (#"{"ios": [{"teamId": "abcde12345", "bundleId": "com.example.ios"}]}"#, "apps.ios.0.teamId:"),
-        (#"{"ios": [{"teamId": "ABCDE1234", "bundleId": "com.example.ios"}]}"#, "apps.ios.0.teamId:"),
-        (#"{"ios": [{"teamId": "ABCDE12345", "bundleId": "example"}]}"#, "apps.ios.0.bundleId:"),
-        (#"{"ios": [{"teamId": "ABCDE12345"}]}"#, "apps.ios.0.bundleId:"),
-        (#"{"ios": [{"teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": "id123"}]}"#, "apps.ios.0.appStoreId:"),
+        (#"{"ios":[{"teamId":"abcde12345","bundleId":"com.example.ios"}]}"#, "apps.ios.0.teamId:"),
+        (#"{"ios":[{"teamId":"ABCDE1234","bundleId":"com.example.ios"}]}"#, "apps.ios.0.teamId:"),
+        (#"{"ios":[{"teamId":"ABCDE12345","bundleId":"example"}]}"#, "apps.ios.0.bundleId:"),
+        (#"{"ios":[{"teamId":"ABCDE12345"}]}"#, "apps.ios.0.bundleId:"),
+        (#"{"ios":[{"teamId":"ABCDE12345","bundleId":"com.example.ios","appStoreId":"id123"}]}"#, "apps.ios.0.appStoreId:"),
         (
-            #"{"ios": [{"teamId": "ABCDE12345", "bundleId": "com.example.ios"}, {"teamId": "ABCDE12345", "bundleId": "com.example.ios"}]}"#,
+            #"{"ios":[{"teamId":"ABCDE12345","bundleId":"com.example.ios"},{"teamId":"ABCDE12345","bundleId":"com.example.ios"}]}"#,
             "apps.ios: lists the same app twice"
         ),
-        (#"{"android": [{"packageName": "com.example.android", "sha256CertFingerprints": ["AB:CD"]}]}"#, "apps.android.0.sha256CertFingerprints:"),
-        (#"{"android": [{"packageName": "com.example.android"}]}"#, "apps.android.0.sha256CertFingerprints:"),
-        (#"{"android": [{"packageName": "com.1example.android", "sha256CertFingerprints": ["\#(fingerprint)"]}]}"#, "apps.android.0.packageName:"),
-        (#"{"android": [{"packageName": "com.example-app", "sha256CertFingerprints": ["\#(fingerprint)"]}]}"#, "apps.android.0.packageName:"),
-        (#"{"android": ["com.example.android"]}"#, "apps.android: must be a list of objects"),
+        (#"{"android":[{"packageName":"com.example.android","sha256CertFingerprints":["AB:CD"]}]}"#, "apps.android.0.sha256CertFingerprints:"),
+        (#"{"android":[{"packageName":"com.example.android"}]}"#, "apps.android.0.sha256CertFingerprints:"),
+        (#"{"android":[{"packageName":"com.1example.android","sha256CertFingerprints":["\#(fingerprint)"]}]}"#, "apps.android.0.packageName:"),
+        (#"{"android":[{"packageName":"com.example-app","sha256CertFingerprints":["\#(fingerprint)"]}]}"#, "apps.android.0.packageName:"),
+        (#"{"android":[{"packageName":"com.example.android","sha256CertFingerprints":["\#(fingerprint)"],"minimumVersion":"1 2"}]}"#,
+         "apps.android.0.minimumVersion:"),
+        (#"{"android":["com.example.android"]}"#, "apps.android: must be a list of objects"),
     ]
 
     @Test(arguments: problems)

@@ -8,13 +8,15 @@ import Testing
 /// and send requests limited to the configured apps.
 @Suite struct AppLinksTests {
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
-    static var apps: [String: Any] {[
-        "ios": [
-            ["teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": "1234567890"],
-            ["teamId": "ZYXWV98765", "bundleId": "com.example.ios.beta"],
-        ],
-        "android": [["packageName": "com.example.android", "sha256CertFingerprints": [fingerprint.lowercased()], "minimumVersion": "12"]],
-    ]}
+    static var apps: [String: Any] {
+        [
+            "ios": [
+                ["teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": "1234567890"],
+                ["teamId": "ZYXWV98765", "bundleId": "com.example.ios.beta"],
+            ],
+            "android": [["packageName": "com.example.android", "sha256CertFingerprints": [fingerprint.lowercased()], "minimumVersion": "12"]],
+        ]
+    }
 
     @Test(arguments: ["/.well-known/apple-app-site-association", "/apple-app-site-association"])
     func appleAppSiteAssociationNamesEveryIOSAppForTheActionPath(_ path: String) async throws {

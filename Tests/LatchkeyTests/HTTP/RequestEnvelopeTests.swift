@@ -83,4 +83,15 @@ import Testing
             #expect((try response.json["error"] as? [String: Any])?["code"] as? Int == 405)
         }
     }
+
+    /// The 405 catalogue must not swallow a 404 that a handler of the right method answered itself.
+    @Test func aHandlersOwn404UnderItsMethodStays404() async throws {
+        try await withApp(["openAPIDocument": "/nonexistent/openapi.json"]) { client, _, _ in
+            let response = try await client.execute(uri: "/openapi.json", method: .get)
+            #expect(response.status == .notFound)
+            #expect(response.headers[.allow] == nil)
+            let wrongMethod = try await client.execute(uri: "/openapi.json", method: .post)
+            #expect(wrongMethod.status == .methodNotAllowed)
+        }
+    }
 }

@@ -16,12 +16,14 @@ extension TestClientProtocol {
     }
 
     @discardableResult
-    func sendLink(to email: String = "alice@example.com", continueURL: String = "https://app.example.com/finish", headers: HTTPFields = [:])
-        async throws -> TestResponse
-    {
-        try await post(
+    func sendLink(
+        to email: String = "alice@example.com", continueURL: String = "https://app.example.com/finish", headers: HTTPFields = [:],
+        extra fields: String? = nil
+    ) async throws -> TestResponse {
+        let extra = fields.map { "," + $0 } ?? ""
+        return try await post(
             "/v1/accounts:sendOobCode",
-            json: #"{"requestType":"EMAIL_SIGNIN","email":"\#(email)","continueUrl":"\#(continueURL)","canHandleCodeInApp":true}"#,
+            json: #"{"requestType":"EMAIL_SIGNIN","email":"\#(email)","continueUrl":"\#(continueURL)","canHandleCodeInApp":true\#(extra)}"#,
             headers: headers)
     }
 
