@@ -296,6 +296,8 @@ class Bench:
         self.results = []
         self.facts = {}
         self.servers = []
+        self.started = datetime.datetime.now(datetime.timezone.utc)
+        self.stem = self.started.strftime("%Y%m%dT%H%M%SZ")  # names every file of this run under bench/results/
 
     def tag(self):
         """A fresh prefix for generated addresses: no two runs send the same one."""
@@ -368,11 +370,39 @@ class Bench:
         ]
         return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def wrk(self, server, script, seconds, **variables):
+    def wrk(self, server, script, seconds, profile=None, **variables):
         meter = CPUMeter(server.process.pid)
+        recorder = self.start_profile(server, profile)
         run = self.finish_wrk(self.start_wrk(server, script, seconds, **variables))
         run.cpu = meter.cores()
+        self.finish_profile(recorder, profile)
         return run
+
+    def start_profile(self, server, name):
+        """With --profile, `perf record -g` on the server for one measured run."""
+        if not (self.arguments.profile and name):
+            return None
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        data = RESULTS / f"{self.stem}-{name}.perf.data"
+        return subprocess.Popen(
+            ["perf", "record", "-g", "-F", "999", "-p", str(server.process.pid), "-o", str(data)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+
+    def finish_profile(self, recorder, name):
+        """Stops perf and writes the flat profile (self time, symbols of 0.5% or more) next to the results."""
+        if recorder is None:
+            return
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait(timeout=60)
+        data = RESULTS / f"{self.stem}-{name}.perf.data"
+        report = subprocess.run(
+            ["perf", "report", "-i", str(data), "--no-children", "--stdio", "--percent-limit", "0.5", "-g", "none",
+             "--sort", "dso,symbol"],
+            capture_output=True, text=True,
+        )
+        (RESULTS / f"{self.stem}-{name}.profile.txt").write_text(report.stdout)
+        self.say(f"profile of {name} in {RESULTS / self.stem}-{name}.profile.txt")
 
     @staticmethod
     def finish_wrk(process):
@@ -382,14 +412,14 @@ class Bench:
                 return Run(json.loads(line[len("BENCH_RESULT "):]))
         raise BenchError(f"wrk printed no result (exit {process.returncode}):\n{stdout}\n{stderr}")
 
-    def warm_up_and_measure(self, server, script, **variables):
+    def warm_up_and_measure(self, server, script, profile=None, **variables):
         warm_up = self.wrk(server, script, self.arguments.warmup, tag=self.tag(), **variables)
         if warm_up.problem():
             raise Failed(f"during warm-up: {warm_up.problem()}")
-        return self.wrk(server, script, self.arguments.duration, tag=self.tag(), **variables)
+        return self.wrk(server, script, self.arguments.duration, profile=profile, tag=self.tag(), **variables)
 
     def baseline(self, server):
-        run = self.warm_up_and_measure(server, "healthz.lua")
+        run = self.warm_up_and_measure(server, "healthz.lua", profile="baseline")
         result = scenario_result("baseline", run)
         result["vs_baseline"] = 1.0
         return result
@@ -400,12 +430,12 @@ class Bench:
         })
         if status != 200:
             raise Failed(f"a single send answers {status}: {answer}")
-        return scenario_result("send", self.warm_up_and_measure(server, "send.lua"), baseline)
+        return scenario_result("send", self.warm_up_and_measure(server, "send.lua", profile="send"), baseline)
 
     def send_half_load(self, server, send_rps, baseline):
         """send paced at half its measured maximum: the latency a half-loaded server gives."""
         rate = send_rps / 2
-        run = self.wrk(server, "send.lua", self.arguments.duration, tag=self.tag(), rate=f"{rate:.1f}")
+        run = self.wrk(server, "send.lua", self.arguments.duration, profile="send-half-load", tag=self.tag(), rate=f"{rate:.1f}")
         return scenario_result("send at half load", run, baseline, target_rate=round(rate, 1))
 
     def queue_lines(self, name):
@@ -459,7 +489,7 @@ class Bench:
         needed = math.ceil(rate * self.arguments.duration * CODE_MARGIN) + 2 * self.arguments.connections
         if needed > left:
             self.generate_codes(server, queue, needed - left)
-        run = self.wrk(server, "complete.lua", self.arguments.duration, tag=self.tag(), queue=queue, output=tokens)
+        run = self.wrk(server, "complete.lua", self.arguments.duration, profile=name, tag=self.tag(), queue=queue, output=tokens)
         result = scenario_result(name, run, baseline, algorithm=algorithm)
         written = self.queue_lines(tokens)
         if result["status"] == "ok" and written < warm_up.requests + run.requests:
@@ -478,7 +508,7 @@ class Bench:
         left = self.queue_lines("tokens") - self.consumed("tokens")
         if left < self.arguments.connections:
             raise Failed(f"only {left} refresh tokens left from complete; need one per connection")
-        return scenario_result("refresh", self.warm_up_and_measure(server, "refresh.lua", queue="tokens"), baseline)
+        return scenario_result("refresh", self.warm_up_and_measure(server, "refresh.lua", profile="refresh", queue="tokens"), baseline)
 
     def outbox_counts(self):
         connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
@@ -865,6 +895,7 @@ def main():
     parser.add_argument("--mail-workers", type=int, default=8, help="mail.workers of the deliver scenario (default 8)")
     parser.add_argument("--log-level", default="warning", help="the server's logLevel (default warning; production's is info)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, database)")
+    parser.add_argument("--profile", action="store_true", help="record each measured run with perf (Debian linux-perf) into bench/results/")
     parser.add_argument("--no-record", action="store_true", help="do not update BENCHMARKS.md even after a full run")
     arguments = parser.parse_args()
     if arguments.duration < 1 or arguments.warmup < 1:
@@ -883,7 +914,7 @@ def main():
 
     command = "scripts/bench" + ("" if len(sys.argv) == 1 else " " + shlex.join(sys.argv[1:]))
     bench = Bench(arguments)
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started, stem = bench.started, bench.stem
     try:
         bench.run(scenarios)
     except BenchError as error:
@@ -914,7 +945,6 @@ def main():
     values = derived(bench.results, facts)
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    stem = started.strftime("%Y%m%dT%H%M%SZ")
     (RESULTS / f"{stem}.json").write_text(json.dumps({
         "command": command, "facts": facts, "results": bench.results,
         "targets": [dict(zip(("target", "measured", "result"), row)) for row in target_rows(values)],

@@ -42,7 +42,7 @@ package func buildApplication(
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
-        store: store, secret: secret, clock: clock, renderer: renderer, outbox: outbox, publicURL: configuration.publicURL,
+        store: store, secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development,
         limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
@@ -101,7 +101,7 @@ package func buildApplication(
         app.addServices(mailServices)
         app.addServices(
             OutboxDeliveryService(
-                store: store, secret: secret, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery,
+                store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery,
                 logger: logger, metrics: metrics))
     }
     let durability = try await store.durability()

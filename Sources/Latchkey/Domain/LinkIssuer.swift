@@ -28,7 +28,6 @@ package struct LinkIssuer: Sendable {
     let store: any LinkStore
     let secret: ServerSecret
     let clock: any WallClock
-    let renderer: EmailRenderer
     let outbox: OutboxSignal
     let publicURL: URL
     let codeLifetime: TimeInterval
@@ -37,13 +36,12 @@ package struct LinkIssuer: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, clock: any WallClock, renderer: EmailRenderer, outbox: OutboxSignal, publicURL: URL,
+        store: any LinkStore, secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
         codeLifetime: TimeInterval, logsLinks: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
         self.clock = clock
-        self.renderer = renderer
         self.outbox = outbox
         self.publicURL = publicURL
         self.codeLifetime = codeLifetime
@@ -52,7 +50,7 @@ package struct LinkIssuer: Sendable {
         self.metrics = metrics
     }
 
-    /// Creates the code, stores its hash with the sealed email, and wakes the outbox. With `sendsEmail` false
+    /// Creates the code, stores its hash with the sealed letter the outbox renders, and wakes the outbox. With `sendsEmail` false
     /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead. The attempt is counted
     /// against `limits` in the same transaction; a full window throws `RateLimited` and stores nothing.
     @discardableResult
@@ -62,13 +60,13 @@ package struct LinkIssuer: Sendable {
         let code = ServerSecret.makeToken()
         let now = clock.now
         let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
-        let message = try renderer.signInMessage(
-            to: request.email, link: link, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
+        let letter = SignInLetter(
+            link: link, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
             requester: request.requester)
         let pending = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
-        let queued = OutboxMessage(recipient: request.email, sealedMessage: try secret.seal(message.mimeData()), createdAt: now)
+        let queued = OutboxMessage(recipient: request.email, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let counters = limiter.counters(for: limits, at: now)
         let refusal = try await store.write { transaction -> RateLimited? in
             if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {

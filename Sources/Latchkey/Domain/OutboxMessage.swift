@@ -1,18 +1,30 @@
 import Foundation
 
-/// An email waiting in the durable outbox; its MIME bytes are sealed under the server secret.
+/// An email waiting in the durable outbox, sealed under the server secret since it holds a live sign-in link.
 package struct OutboxMessage: Sendable {
+    /// What the sealed bytes are.
+    package enum Format: String, Sendable {
+        /// A `SignInLetter`, rendered into MIME at delivery.
+        case signInLetter = "sign-in"
+        /// Finished MIME bytes: what Latchkey 0.6 and earlier queued, still delivered after an upgrade.
+        case mime
+    }
+
     package var id: Int64?
     /// The envelope recipient, needed by SMTP; logs show it only redacted.
     package var recipient: EmailAddress
-    package var sealedMessage: Data
+    package var format: Format
+    package var sealedContent: Data
     package var createdAt: Date
     package var attempts: Int
 
-    package init(id: Int64? = nil, recipient: EmailAddress, sealedMessage: Data, createdAt: Date, attempts: Int = 0) {
+    package init(
+        id: Int64? = nil, recipient: EmailAddress, format: Format = .signInLetter, sealedContent: Data, createdAt: Date, attempts: Int = 0
+    ) {
         self.id = id
         self.recipient = recipient
-        self.sealedMessage = sealedMessage
+        self.format = format
+        self.sealedContent = sealedContent
         self.createdAt = createdAt
         self.attempts = attempts
     }

@@ -65,19 +65,30 @@ package struct ServerSecret: Sendable {
         randomBytes(bytes).base64URLEncoded()
     }
 
-    /// `count` bytes from the system CSPRNG.
+    /// `count` bytes from the system CSPRNG, eight per draw (each draw is a `getrandom` call on Linux).
     static func randomBytes(_ count: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var bytes = Data(capacity: count + 8)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        }
+        return bytes.prefix(count)
     }
 }
 
 extension Data {
     /// Base64url without padding (RFC 4648 §5), as used in links and JWTs.
     package func base64URLEncoded() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var output: [UInt8] = []
+        output.reserveCapacity(count * 4 / 3 + 3)
+        for byte in base64EncodedData() {
+            switch byte {
+            case UInt8(ascii: "+"): output.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): output.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

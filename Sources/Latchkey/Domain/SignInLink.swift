@@ -25,8 +25,8 @@ package struct SignInLink: Sendable {
 extension String {
     /// Percent-encodes everything but RFC 3986 unreserved characters, so a value can never end a parameter.
     var percentEncodedForQuery: String {
-        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x7F)))
-        unreserved.insert(charactersIn: "-._~")
-        return addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        addingPercentEncoding(withAllowedCharacters: Self.unreservedInQuery) ?? ""
     }
+
+    private static let unreservedInQuery = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

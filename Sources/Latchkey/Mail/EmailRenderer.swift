@@ -3,10 +3,10 @@ import Mustache
 
 /// Renders sign-in emails from the Mustache templates under `templates/email/LANG/`.
 ///
-/// Templates are loaded once at start-up; a missing or broken one stops start-up, never a request.
+/// Templates are loaded once at start-up; a missing or broken one stops start-up, never a delivery.
 package struct EmailRenderer: Sendable {
     /// What the templates can show.
-    struct SignInView {
+    struct SignInView: MustacheParent {
         let appName: String
         let link: String
         let email: String
@@ -14,6 +14,20 @@ package struct EmailRenderer: Sendable {
         let requestedAt: String
         let ipAddress: String?
         let userAgent: String?
+
+        /// Named lookups instead of swift-mustache's `Mirror` reflection, which cost more than the rest of rendering.
+        func child(named name: String) -> Any? {
+            switch name {
+            case "appName": appName
+            case "link": link
+            case "email": email
+            case "expiresInMinutes": expiresInMinutes
+            case "requestedAt": requestedAt
+            case "ipAddress": ipAddress.map { $0 as Any }
+            case "userAgent": userAgent.map { $0 as Any }
+            default: nil
+            }
+        }
     }
 
     static let templateNames = ["sign-in.subject", "sign-in.txt", "sign-in.html"]
@@ -31,14 +45,13 @@ package struct EmailRenderer: Sendable {
         self.appName = appName
     }
 
-    package func signInMessage(
-        to recipient: EmailAddress, link: SignInLink, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary
-    ) throws -> MailMessage {
+    /// The email `letter` describes, addressed to `recipient`, in the letter's language or the nearest one written.
+    package func message(for letter: SignInLetter, to recipient: EmailAddress) throws -> MailMessage {
+        let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
         let view = SignInView(
-            appName: appName, link: link.url, email: recipient.value, expiresInMinutes: expiresInMinutes,
-            requestedAt: requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)) + " UTC",
-            ipAddress: requester.ipAddress, userAgent: requester.userAgent)
-        let folder = "email/\(languages.folder(for: language))/"
+            appName: appName, link: letter.link, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
+            requestedAt: requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)) + " UTC", ipAddress: letter.ipAddress, userAgent: letter.userAgent)
+        let folder = "email/\(languages.folder(for: LanguageTag(letter.language) ?? .english))/"
         func render(_ name: String) -> String { library.render(view, withTemplate: folder + name) ?? "" }
         let subject = render("sign-in.subject").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
         return try MailMessage(

@@ -42,14 +42,8 @@ package enum MIMEWriter {
 
     /// A fresh `=_`-prefixed boundary; see `data(for:boundary:)` for why the prefix matters.
     package static func makeBoundary() -> String {
-        "=_" + makeRandomToken(count: 24)
-    }
-
-    /// Random URL-safe characters (`A-Z a-z 0-9 - _`), each worth 6 bits, from the system CSPRNG.
-    package static func makeRandomToken(count: Int) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<max(count, 0)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        // 18 random bytes are 24 base64url characters (`A-Z a-z 0-9 - _`), all boundary characters.
+        "=_" + ServerSecret.makeToken(bytes: 18)
     }
 
     /// Formats `date` in UTC as RFC 5322 §3.3 wants it, for example `Sun, 22 Nov 2026 04:16:11 +0000`.
@@ -110,20 +104,23 @@ package enum MIMEWriter {
     /// Besides `=`, non-printable and non-ASCII bytes, this escapes whitespace at the end of a line (which transports
     /// may strip) and a `.` starting a line (which a careless SMTP client might read as the end of data).
     package static func quotedPrintable(_ text: String) -> String {
-        var lines: [String] = []
-        var line: [UInt8] = []
-        var previousWasCR = false
-        for byte in text.utf8 {
-            if byte == 0x0D || (byte == 0x0A && !previousWasCR) {
-                lines.append(encodeQuotedPrintableLine(line))
-                line = []
-            } else if byte != 0x0A {
-                line.append(byte)
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8 + 16)
+        var lineStart = 0
+        var index = 0
+        while index <= bytes.count {
+            guard index == bytes.count || bytes[index] == 0x0D || bytes[index] == 0x0A else {
+                index += 1
+                continue
             }
-            previousWasCR = byte == 0x0D
+            if lineStart > 0 { output += [0x0D, 0x0A] }
+            appendQuotedPrintableLine(bytes[lineStart..<index], to: &output)
+            // CRLF is one break; a lone CR or LF is one too.
+            index += index + 1 < bytes.count && bytes[index] == 0x0D && bytes[index + 1] == 0x0A ? 2 : 1
+            lineStart = index
         }
-        lines.append(encodeQuotedPrintableLine(line))
-        return lines.joined(separator: "\r\n")
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `Name: value` folded before spaces so lines stay within `maxLineLength` where possible (RFC 5322 §2.2.3).
@@ -166,36 +163,38 @@ package enum MIMEWriter {
     }
 
     /// Encodes one logical line, inserting soft breaks (`=` CRLF) so no physical line exceeds `maxLineLength`.
-    private static func encodeQuotedPrintableLine(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
+    private static func appendQuotedPrintableLine(_ bytes: ArraySlice<UInt8>, to output: inout [UInt8]) {
         var lineLength = 0
-        for (index, byte) in bytes.enumerated() {
-            let isLast = index == bytes.count - 1
-            var token = quotedPrintableToken(byte, isLast: isLast, isLineStart: lineLength == 0)
-            // The last token may use the final column; others must leave room for the soft break's `=`.
-            if lineLength + token.count > (isLast ? maxLineLength : maxLineLength - 1) {
-                output += Array("=\r\n".utf8)
+        for index in bytes.indices {
+            let byte = bytes[index]
+            let isLast = index == bytes.endIndex - 1
+            var width = isQuotedPrintableLiteral(byte, isLast: isLast, isLineStart: lineLength == 0) ? 1 : 3
+            // The last byte may use the final column; others must leave room for the soft break's `=`.
+            if lineLength + width > (isLast ? maxLineLength : maxLineLength - 1) {
+                output += [UInt8(ascii: "="), 0x0D, 0x0A]
                 lineLength = 0
-                token = quotedPrintableToken(byte, isLast: isLast, isLineStart: true)
+                width = isQuotedPrintableLiteral(byte, isLast: isLast, isLineStart: true) ? 1 : 3
             }
-            output += token
-            lineLength += token.count
+            if width == 1 {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "="), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+            lineLength += width
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
-    /// One byte as itself or as `=XX` with uppercase hex digits (RFC 2045 §6.7 rules 1 to 3).
-    private static func quotedPrintableToken(_ byte: UInt8, isLast: Bool, isLineStart: Bool) -> [UInt8] {
-        let isLiteral: Bool
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Whether `byte` stands for itself rather than as `=XX` (RFC 2045 §6.7 rules 1 to 3).
+    private static func isQuotedPrintableLiteral(_ byte: UInt8, isLast: Bool, isLineStart: Bool) -> Bool {
         switch byte {
-        case 0x09, 0x20: isLiteral = !isLast
-        case UInt8(ascii: "."): isLiteral = !isLineStart
-        case UInt8(ascii: "="): isLiteral = false
-        case 0x21...0x7E: isLiteral = true
-        default: isLiteral = false
+        case 0x09, 0x20: !isLast
+        case UInt8(ascii: "."): !isLineStart
+        case UInt8(ascii: "="): false
+        case 0x21...0x7E: true
+        default: false
         }
-        let hexDigits = Array("0123456789ABCDEF".utf8)
-        return isLiteral ? [byte] : [UInt8(ascii: "="), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
     }
 
     /// RFC 2046 §5.1.1 boundary characters, restricted to our `=_` prefix; see `data(for:boundary:)`.

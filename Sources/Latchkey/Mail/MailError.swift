@@ -9,3 +9,8 @@ package enum MailError: Error, Sendable, Equatable {
     /// A header value (subject, message ID, MIME boundary) would have produced an unsafe header.
     case invalidHeader(String)
 }
+
+/// A message that cannot be built now never will be: delivery gives it up at once rather than retry.
+extension MailError: PermanentFailure {
+    package var isPermanent: Bool { true }
+}

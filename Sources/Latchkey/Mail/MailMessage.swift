@@ -47,7 +47,7 @@ package struct MailMessage: Sendable, Equatable {
     /// Makes a globally unique `<id@domain>` from 24 URL-safe random characters (144 bits from the system CSPRNG),
     /// so message IDs reveal nothing about time, sequence or host.
     package static func makeMessageID(domain: String) -> String {
-        "<\(MIMEWriter.makeRandomToken(count: 24))@\(domain)>"
+        "<\(ServerSecret.makeToken(bytes: 18))@\(domain)>"
     }
 
     /// The complete message with CRLF line endings; see `MIMEWriter.data(for:boundary:)`.

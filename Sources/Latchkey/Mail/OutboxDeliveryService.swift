@@ -9,6 +9,7 @@ import ServiceLifecycle
 package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let store: any LinkStore
     let secret: ServerSecret
+    let renderer: EmailRenderer
     let transport: any MailTransport
     let clock: any WallClock
     let signal: OutboxSignal
@@ -18,11 +19,12 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
+        store: any LinkStore, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
         policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
+        self.renderer = renderer
         self.transport = transport
         self.clock = clock
         self.signal = signal
@@ -95,12 +97,20 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         }
     }
 
+    /// The bytes to send: a letter is rendered now, in the language and with the details it was queued with.
+    private func mime(of message: OutboxMessage) throws -> [UInt8] {
+        let content = try secret.open(message.sealedContent)
+        switch message.format {
+        case .mime: return Array(content)
+        case .signInLetter: return try renderer.message(for: SignInLetter(decoding: content), to: message.recipient).mimeData()
+        }
+    }
+
     private func deliver(_ message: OutboxMessage) async {
         guard let id = message.id else { return }
         var metadata: Logger.Metadata = ["outbox.id": "\(id)", "email": "\(message.recipient.redacted)", "attempt": "\(message.attempts)"]
         do {
-            let mime = try secret.open(message.sealedMessage)
-            try await transport.deliver(Array(mime), to: message.recipient, id: id)
+            try await transport.deliver(try mime(of: message), to: message.recipient, id: id)
             try await store.markDelivered(outboxID: id, at: clock.now)
             metrics.count(email: .sent)
             logger.debug("Email delivered", metadata: metadata)

@@ -70,14 +70,16 @@ package struct SQLiteLinkStore: LinkStore {
                         SELECT id FROM outbox
                         WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
                         ORDER BY next_attempt_at LIMIT ?)
-                    RETURNING id, recipient, sealed_message, created_at, attempts
+                    RETURNING id, recipient, format, sealed_message, created_at, attempts
                     """,
                 arguments: [leaseUntil.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970, limit]
             )
             return rows.compactMap { row -> OutboxMessage? in
-                guard let recipient = EmailAddress(row["recipient"]), let sealed: Data = row["sealed_message"] else { return nil }
+                guard let recipient = EmailAddress(row["recipient"]), let format = OutboxMessage.Format(rawValue: row["format"]),
+                    let sealed: Data = row["sealed_message"]
+                else { return nil }
                 return OutboxMessage(
-                    id: row["id"], recipient: recipient, sealedMessage: sealed, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                    id: row["id"], recipient: recipient, format: format, sealedContent: sealed, createdAt: Date(timeIntervalSince1970: row["created_at"]),
                     attempts: row["attempts"])
             }
         }
@@ -174,3 +176,4 @@ package struct SQLiteLinkStore: LinkStore {
         }
     }
 }
+

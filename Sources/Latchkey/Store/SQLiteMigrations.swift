@@ -1,8 +1,8 @@
 import GRDB
 
 /// Every schema change, in order. A released migration is never edited; a change is a new migration.
-enum SQLiteMigrations {
-    static var migrator: DatabaseMigrator {
+package enum SQLiteMigrations {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: pending requests, accounts, refresh tokens, outbox") { db in
             try db.execute(
@@ -141,6 +141,10 @@ enum SQLiteMigrations {
                     ALTER TABLE pending_requests ADD COLUMN android_install_app INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE pending_requests ADD COLUMN handles_code_in_app INTEGER NOT NULL DEFAULT 0;
                     """)
+        }
+        // Since 0.7 a send stores the letter and delivery renders it; rows queued before keep their finished MIME.
+        migrator.registerMigration("v7: what an outbox row's sealed content is") { db in
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'mime' CHECK (format IN ('mime', 'sign-in'))")
         }
         return migrator
     }

@@ -2,11 +2,22 @@ import Foundation
 import GRDB
 
 /// `StoreTransaction` over one GRDB write transaction. Dates are stored as Unix seconds (REAL).
+///
+/// Every statement is a cached one: compiled once per connection rather than once per request (compiling, with
+/// GRDB's authorizer, cost more than running these single-row statements).
 struct SQLiteStoreTransaction: StoreTransaction {
     let db: Database
 
+    private func execute(sql: String, arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    private func row(sql: String, arguments: StatementArguments) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
     func insert(_ request: PendingRequest) throws {
-        try db.execute(
+        try execute(
             sql: """
                 INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id,
                     android_package_name, android_install_app, handles_code_in_app)
@@ -20,7 +31,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) throws {
-        try db.execute(
+        try execute(
             sql: """
                 DELETE FROM pending_requests WHERE id IN (
                     SELECT id FROM pending_requests WHERE email = ? AND used_at IS NULL
@@ -30,7 +41,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func pendingRequest(codeHash: Data) throws -> PendingRequest? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]),
+        guard let row = try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]),
             let email = EmailAddress(row["email"])
         else { return nil }
         return PendingRequest(
@@ -42,7 +53,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func consumePendingRequest(id: Int64, at now: Date) throws -> Bool {
-        try db.execute(
+        try execute(
             sql: """
                 UPDATE pending_requests SET used_at = ?
                 WHERE id = ? AND used_at IS NULL AND expires_at > ? AND mismatch_count < ?
@@ -52,19 +63,19 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func recordMismatch(pendingRequestID: Int64) throws {
-        try db.execute(sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE id = ?", arguments: [pendingRequestID])
+        try execute(sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE id = ?", arguments: [pendingRequestID])
     }
 
     func account(email: EmailAddress) throws -> Account? {
-        try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email.value]).flatMap(Self.account(from:))
+        try row(sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email.value]).flatMap(Self.account(from:))
     }
 
     func account(id: String) throws -> Account? {
-        try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
+        try row(sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
     }
 
     func insert(_ account: Account) throws {
-        try db.execute(
+        try execute(
             sql: """
                 INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at,
                     display_name, photo_url)
@@ -74,7 +85,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func update(_ account: Account) throws {
-        try db.execute(
+        try execute(
             sql: """
                 UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
                     created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
@@ -84,14 +95,14 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func deleteAccount(id: String, at now: Date) throws {
-        try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
-        try db.execute(
+        try execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+        try execute(
             sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, id])
     }
 
     func insert(_ token: RefreshToken) throws {
-        try db.execute(
+        try execute(
             sql: """
                 INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at)
                 VALUES (?, ?, ?, ?, ?)
@@ -100,7 +111,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func refreshToken(hash: Data) throws -> RefreshToken? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else { return nil }
+        guard let row = try row(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else { return nil }
         return RefreshToken(
             id: row["id"], tokenHash: row["token_hash"], accountID: row["account_id"], chainID: row["chain_id"],
             authTime: Date(timeIntervalSince1970: row["auth_time"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -108,41 +119,46 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
-        try db.execute(
+        try execute(
             sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, refreshTokenID])
         return db.changesCount == 1
     }
 
     func isSessionRevoked(chainID: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE chain_id = ? AND revoked_at IS NOT NULL)", arguments: [chainID])
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE chain_id = ? AND revoked_at IS NOT NULL)"), arguments: [chainID])
             ?? false
     }
 
     func revokeRefreshTokens(chainID: String, at now: Date) throws {
-        try db.execute(
+        try execute(
             sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, chainID])
     }
 
     func revokeRefreshTokens(accountID: String, at now: Date) throws {
-        try db.execute(
+        try execute(
             sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, accountID])
     }
 
     func enqueue(_ message: OutboxMessage) throws {
-        try db.execute(
-            sql: "INSERT INTO outbox (recipient, sealed_message, created_at, next_attempt_at) VALUES (?, ?, ?, ?)",
-            arguments: [message.recipient.value, message.sealedMessage, message.createdAt.timeIntervalSince1970, message.createdAt.timeIntervalSince1970])
+        try execute(
+            sql: "INSERT INTO outbox (recipient, format, sealed_message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                message.recipient.value, message.format.rawValue, message.sealedContent, message.createdAt.timeIntervalSince1970,
+                message.createdAt.timeIntervalSince1970,
+            ])
     }
 
     func rateCount(key: String, windowStart: Int) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count FROM rate_counters WHERE key = ? AND window_start = ?", arguments: [key, windowStart]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM rate_counters WHERE key = ? AND window_start = ?"), arguments: [key, windowStart])
+            ?? 0
     }
 
     func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws {
-        try db.execute(
+        try execute(
             sql: """
                 INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
                 ON CONFLICT (key) DO UPDATE SET
@@ -153,12 +169,12 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func deleteExpiredRateCounters(before now: Int) throws -> Int {
-        try db.execute(sql: "DELETE FROM rate_counters WHERE expires_at < ?", arguments: [now])
+        try execute(sql: "DELETE FROM rate_counters WHERE expires_at < ?", arguments: [now])
         return db.changesCount
     }
 
     func record(_ event: AuditEvent) throws {
-        try db.execute(
+        try execute(
             sql: "INSERT INTO audit_events (at, kind, account_id, email, ip_address, user_agent, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [
                 event.at.timeIntervalSince1970, event.kind.rawValue, event.accountID, event.email?.value, event.requester.ipAddress,
@@ -167,7 +183,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func deleteAuditEvents(before date: Date) throws -> Int {
-        try db.execute(sql: "DELETE FROM audit_events WHERE at < ?", arguments: [date.timeIntervalSince1970])
+        try execute(sql: "DELETE FROM audit_events WHERE at < ?", arguments: [date.timeIntervalSince1970])
         return db.changesCount
     }
 

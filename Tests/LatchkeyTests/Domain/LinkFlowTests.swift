@@ -24,10 +24,8 @@ import Testing
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
             let tokens = try await TokenIssuer(
                 keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens, projectID: "p")
-            let renderer = try await EmailRenderer(
-                directory: configuration.templatesDirectory, sender: MailAddress(address: "no-reply@example.com"), appName: "Test")
             let issuer = LinkIssuer(
-                store: store, secret: secret, clock: clock, renderer: renderer, outbox: OutboxSignal(), publicURL: configuration.publicURL,
+                store: store, secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
                 codeLifetime: 600, logsLinks: false,
                 limiter: RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock))
             try await body(
@@ -46,15 +44,19 @@ import Testing
         try await services.store.write { try $0.insert(request) }
     }
 
-    @Test func issuingStoresOnlyAHashAndQueuesSealedMail() async throws {
+    @Test func issuingStoresOnlyAHashAndQueuesASealedLetter() async throws {
         try await withServices { services in
             let settings = try ActionCodeSettings(continueURL: "https://app.example.com", authorizedDomains: ["app.example.com"])
-            try await services.issuer.issue(
-                .init(email: alice, settings: settings, language: .english, apiKey: "k", requester: RequesterSummary()), logger: logger)
-            let queued = try await services.store.claimOutboxMessages(now: clock.now, leaseUntil: clock.now.addingTimeInterval(60), limit: 5)
-            let mime = String(decoding: try services.secret.open(try #require(queued.first).sealedMessage), as: UTF8.self)
-            #expect(mime.contains("To: alice@example.com"))
-            #expect(queued.first?.recipient == alice)
+            let (code, link) = try await services.issuer.issue(
+                .init(email: alice, settings: settings, language: .english, apiKey: "k", requester: RequesterSummary(ipAddress: "203.0.113.5")),
+                logger: logger)
+            let queued = try #require(
+                try await services.store.claimOutboxMessages(now: clock.now, leaseUntil: clock.now.addingTimeInterval(60), limit: 5).first)
+            #expect(queued.recipient == alice && queued.format == .signInLetter)
+            #expect(!String(decoding: queued.sealedContent, as: UTF8.self).contains(code))
+            let letter = try SignInLetter(decoding: services.secret.open(queued.sealedContent))
+            #expect(letter.link == link.url && letter.link.contains("oobCode=\(code)"))
+            #expect(letter.expiresInMinutes == 10 && letter.ipAddress == "203.0.113.5" && letter.requestedAt == clock.now.timeIntervalSince1970)
         }
     }
 

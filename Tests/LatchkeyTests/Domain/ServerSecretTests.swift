@@ -11,6 +11,19 @@ import Testing
         #expect(tokens.allSatisfy { $0.count == 43 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
     }
 
+    @Test(arguments: [
+        ([0xFB, 0xFF], "-_8"), ([0xFB, 0xFF, 0xBF], "-_-_"), ([0x66], "Zg"), ([0x66, 0x6F], "Zm8"), ([0x66, 0x6F, 0x6F], "Zm9v"), ([], ""),
+    ])
+    func base64URLIsRFC4648WithoutPadding(_ bytes: [UInt8], _ expected: String) {
+        #expect(Data(bytes).base64URLEncoded() == expected)
+    }
+
+    @Test func tokensOfOddSizesHaveTheirFullLength() {
+        #expect(ServerSecret.makeToken(bytes: 18).count == 24)
+        #expect(ServerSecret.makeToken(bytes: 1).count == 2)
+        #expect(ServerSecret.makeToken(bytes: 9).count == 12)
+    }
+
     @Test func hashesAreKeyedAndSeparatedByPurpose() {
         let other = ServerSecret(material: Data(repeating: 8, count: 32))
         #expect(secret.hash("code", for: .linkCode) == secret.hash("code", for: .linkCode))

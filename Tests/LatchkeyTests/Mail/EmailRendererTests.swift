@@ -16,9 +16,10 @@ import Testing
             publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
             settings: ActionCodeSettings(continueURL: "https://app.example.com/?a=1&b=2", authorizedDomains: ["app.example.com"]),
             language: #require(LanguageTag(language)))
-        return try await makeRenderer().signInMessage(
-            to: #require(EmailAddress("alice@example.com")), link: link, language: #require(LanguageTag(language)), expiresInMinutes: 10,
-            requestedAt: Date(timeIntervalSince1970: 1_800_000_000), requester: RequesterSummary(ipAddress: "203.0.113.9", userAgent: userAgent))
+        let letter = try SignInLetter(
+            link: link, language: #require(LanguageTag(language)), expiresInMinutes: 10, requestedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            requester: RequesterSummary(ipAddress: "203.0.113.9", userAgent: userAgent))
+        return try await makeRenderer().message(for: SignInLetter(decoding: Data(letter.encoded())), to: #require(EmailAddress("alice@example.com")))
     }
 
     @Test(arguments: languages)
@@ -32,6 +33,9 @@ import Testing
         #expect(message.htmlBody.contains("Firefox &lt;script&gt;") && !message.htmlBody.contains("<script>"))
         #expect(!message.htmlBody.contains("{{") && !message.textBody.contains("{{"))
         #expect(try message.mimeData().count > 1000)
+        // The letter's request time, kept through the outbox, is what the email states and its Date header.
+        #expect(message.textBody.contains("2027-01-15") && message.textBody.contains("UTC"))
+        #expect(message.date == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test(arguments: [("pt-BR", "pt"), ("zh-TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("fr-CA", "fr"), ("xx", "en"), ("de_AT", "de")])

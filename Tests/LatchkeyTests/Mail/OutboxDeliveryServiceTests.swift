@@ -7,22 +7,58 @@ import Testing
     let secret = ServerSecret(material: Data(repeating: 1, count: 32))
     let alice = EmailAddress("alice@example.com")!
 
-    /// A store with `count` sealed messages queued, and a service over `transport`.
+    static let legacyMIME = "Subject: hi\r\n\r\nbody"
+
+    /// A store with `count` sealed messages queued (finished MIME, as older versions queued it, unless `letter` is
+    /// given), and a service over `transport`.
     func makeService(
-        _ workspace: TestWorkspace, transport: RecordingMailTransport, clock: FixedClock, count: Int = 1
+        _ workspace: TestWorkspace, transport: RecordingMailTransport, clock: FixedClock, count: Int = 1, letter: SignInLetter? = nil
     ) async throws -> (OutboxDeliveryService, SQLiteLinkStore) {
         let store = try SQLiteLinkStore(path: workspace.databasePath)
-        let sealed = try secret.seal(Array("Subject: hi\r\n\r\nbody".utf8))
-        let now = clock.now
+        let message = try OutboxMessage(
+            recipient: alice, format: letter == nil ? .mime : .signInLetter,
+            sealedContent: secret.seal(letter?.encoded() ?? Array(Self.legacyMIME.utf8)), createdAt: clock.now)
         try await store.write { tx in
-            for _ in 0..<count { try tx.enqueue(OutboxMessage(recipient: self.alice, sealedMessage: sealed, createdAt: now)) }
+            for _ in 0..<count { try tx.enqueue(message) }
         }
         var policy = DeliveryPolicy()
         policy.maximumAttempts = 3
+        let renderer = try await EmailRenderer(
+            directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path, sender: MailAddress(address: "no-reply@example.com"),
+            appName: "Example")
         let service = OutboxDeliveryService(
-            store: store, secret: secret, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
+            store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
             logger: Logger(label: "test"))
         return (service, store)
+    }
+
+    @Test func aLetterIsRenderedAtDeliveryAsItWasQueued() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let link = try SignInLink(
+                publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
+                settings: ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"]), language: .english)
+            let requestedAt = Date(timeIntervalSince1970: 1_800_000_000)
+            let letter = try SignInLetter(
+                link: link, language: #require(LanguageTag("de")), expiresInMinutes: 15, requestedAt: requestedAt,
+                requester: RequesterSummary(ipAddress: "198.51.100.7"))
+            let (service, _) = try await makeService(workspace, transport: transport, clock: clock, letter: letter)
+            clock.advance(by: 3600)  // delivered an hour late: the mail still states the request's time
+            await service.deliverDueMessages()
+            let mime = try #require(transport.messages.first)
+            #expect(mime.contains("To: alice@example.com\r\n") && mime.contains("Date: Fri, 15 Jan 2027 08:00:00 +0000\r\n"))
+            #expect(mime.contains("Content-Language: de") || mime.contains("lang=3D\"de\""))
+            #expect(mime.contains("CODE123") && mime.contains("198.51.100.7") && mime.contains("15"))
+        }
+    }
+
+    @Test func mimeQueuedByAnOlderVersionIsDeliveredAsIs() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, _) = try await makeService(workspace, transport: transport, clock: clock)
+            await service.deliverDueMessages()
+            #expect(transport.messages == [Self.legacyMIME])
+        }
     }
 
     @Test func deliversEveryDueMessageOnce() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Latchkey
 import Testing
 
@@ -73,9 +74,10 @@ import Testing
     @Test func outboxMessagesAreLeasedToOneWorkerAndRetriedAfterTheLease() async throws {
         try await withWorkspace { workspace in
             let store = try SQLiteLinkStore(path: workspace.databasePath)
-            try await store.write { try $0.enqueue(OutboxMessage(recipient: self.alice, sealedMessage: Data([1, 2, 3]), createdAt: self.now)) }
+            try await store.write { try $0.enqueue(OutboxMessage(recipient: self.alice, format: .mime, sealedContent: Data([1, 2, 3]), createdAt: self.now)) }
             let claimed = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
-            #expect(claimed.count == 1 && claimed.first?.attempts == 1 && claimed.first?.sealedMessage == Data([1, 2, 3]))
+            #expect(claimed.count == 1 && claimed.first?.attempts == 1 && claimed.first?.sealedContent == Data([1, 2, 3]))
+            #expect(claimed.first?.format == .mime)
             #expect(try await store.claimOutboxMessages(now: now.addingTimeInterval(30), leaseUntil: now.addingTimeInterval(90), limit: 10).isEmpty)
             let again = try await store.claimOutboxMessages(now: now.addingTimeInterval(61), leaseUntil: now.addingTimeInterval(121), limit: 10)
             #expect(again.first?.attempts == 2)
@@ -95,6 +97,22 @@ import Testing
             try await SQLiteLinkStore(path: workspace.databasePath).write { try $0.insert(request) }
             let reopened = try SQLiteLinkStore(path: workspace.databasePath)
             #expect(try await reopened.write { try $0.pendingRequest(codeHash: request.codeHash)?.email } == alice)
+        }
+    }
+
+    @Test func mailQueuedBeforeTheUpgradeStaysFinishedMIME() async throws {
+        try await withWorkspace { workspace in
+            let old = try DatabaseQueue(path: workspace.databasePath)
+            try SQLiteMigrations.migrator.migrate(old, upTo: "v6: the apps a pending request names")
+            try await old.write { db in
+                try db.execute(
+                    sql: "INSERT INTO outbox (recipient, sealed_message, created_at, next_attempt_at) VALUES ('alice@example.com', x'010203', 0, 0)")
+            }
+            try old.close()
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            #expect(store.applied == ["v7: what an outbox row's sealed content is"])
+            let claimed = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
+            #expect(claimed.count == 1 && claimed.first?.format == .mime && claimed.first?.sealedContent == Data([1, 2, 3]))
         }
     }
 }

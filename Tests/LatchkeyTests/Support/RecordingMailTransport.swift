@@ -9,7 +9,7 @@ final class RecordingMailTransport: MailTransport {
         var description: String { isPermanent ? "550 mailbox unavailable" : "451 try again later" }
     }
 
-    private let state = Mutex<(delivered: [Int64], failuresToGo: Int, permanent: Bool)>(([], 0, false))
+    private let state = Mutex<(delivered: [Int64], messages: [String], failuresToGo: Int, permanent: Bool)>(([], [], 0, false))
 
     /// The next `count` deliveries fail, temporarily or permanently.
     func fail(next count: Int, permanently: Bool = false) {
@@ -17,6 +17,8 @@ final class RecordingMailTransport: MailTransport {
     }
 
     var delivered: [Int64] { state.withLock { $0.delivered } }
+    /// The delivered messages' bytes, as text, in delivery order.
+    var messages: [String] { state.withLock { $0.messages } }
 
     func deliver(_ message: [UInt8], to recipient: EmailAddress, id: Int64) async throws {
         try state.withLock { state in
@@ -25,6 +27,7 @@ final class RecordingMailTransport: MailTransport {
                 throw Failure(isPermanent: state.permanent)
             }
             state.delivered.append(id)
+            state.messages.append(String(decoding: message, as: UTF8.self))
         }
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What one sign-in email says: stored (sealed) in the outbox when the link is issued, rendered into MIME when
+/// it is delivered.
+///
+/// Rendering at delivery keeps a send request to a few hundred stored bytes and no template work, and the mail
+/// still says exactly what it would have said at send time.
+package struct SignInLetter: Sendable, Equatable, Codable {
+    /// The full sign-in link, code included: the reason the letter is sealed.
+    package var link: String
+    package var language: String
+    package var expiresInMinutes: Int
+    /// Unix seconds of the request, for the email's text and its `Date` header.
+    package var requestedAt: Double
+    package var ipAddress: String?
+    package var userAgent: String?
+
+    package init(link: SignInLink, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary) {
+        self.link = link.url
+        self.language = language.value
+        self.expiresInMinutes = expiresInMinutes
+        self.requestedAt = requestedAt.timeIntervalSince1970
+        self.ipAddress = requester.ipAddress
+        self.userAgent = requester.userAgent
+    }
+
+    package init(decoding data: Data) throws {
+        self = try JSONDecoder().decode(Self.self, from: data)
+    }
+
+    package func encoded() throws -> [UInt8] {
+        Array(try JSONEncoder().encode(self))
+    }
+}
