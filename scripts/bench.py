@@ -954,7 +954,7 @@ def main():
     print(report)
     print(f"bench: results in {RESULTS / stem}.json and .md")
     full = set(scenarios) >= set(SCENARIOS)
-    if full and not arguments.no_record:
+    if full and not arguments.no_record and not arguments.profile:  # perf slows the server
         record(report)
         print(f"bench: {BENCHMARKS.name} updated")
     failed = [r["scenario"] for r in bench.results if r["status"] == "FAILED"]

@@ -2,7 +2,8 @@ import Foundation
 
 /// Counts attempts in the database, so restarts and several instances share the counts.
 ///
-/// Each window is one fixed-window counter row keyed by rule, window length and a keyed hash of the subject.
+/// Each window is one fixed-window counter row keyed by a keyed hash of the subject, then rule and window length:
+/// the windows of one subject sort together, so counting them touches one page of the key index.
 /// An attempt is checked against every window first and counted in all of them only when none refuses, so a
 /// refused attempt does not push the subject's other windows further.
 package struct RateLimiter: Sendable {
@@ -49,7 +50,7 @@ package struct RateLimiter: Sendable {
             return (limits.windows[check.rule] ?? []).map { window in
                 let start = Int(now.timeIntervalSince1970) / window.seconds * window.seconds
                 return Counter(
-                    rule: check.rule, key: "\(check.rule.rawValue):\(window.seconds):\(subject)", limit: window.limit, windowStart: start,
+                    rule: check.rule, key: "\(subject):\(check.rule.rawValue):\(window.seconds)", limit: window.limit, windowStart: start,
                     windowEnd: start + window.seconds)
             }
         }

@@ -146,6 +146,32 @@ package enum SQLiteMigrations {
         migrator.registerMigration("v7: what an outbox row's sealed content is") { db in
             try db.execute(sql: "ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'mime' CHECK (format IN ('mime', 'sign-in'))")
         }
+        // Counting a send touched three random pages of the counter table and three of its expiry index for one
+        // address's three windows. Keyed subject first, the windows share a page of the key index; with a rowid,
+        // new rows and their expiry entries are appended instead of inserted at random.
+        migrator.registerMigration("v8: rate-limit counters keyed subject first, in insertion order") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE rate_counters_v8 (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        window_start INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        expires_at INTEGER NOT NULL
+                    );
+                    WITH parts AS (
+                        SELECT substr(key, 1, instr(key, ':') - 1) AS rule, substr(key, instr(key, ':') + 1) AS rest,
+                            window_start, count, expires_at
+                        FROM rate_counters)
+                    INSERT INTO rate_counters_v8 (key, window_start, count, expires_at)
+                    SELECT substr(rest, instr(rest, ':') + 1) || ':' || rule || ':' || substr(rest, 1, instr(rest, ':') - 1),
+                        window_start, count, expires_at
+                    FROM parts ORDER BY expires_at;
+                    DROP TABLE rate_counters;
+                    ALTER TABLE rate_counters_v8 RENAME TO rate_counters;
+                    CREATE INDEX rate_counters_by_expiry ON rate_counters(expires_at);
+                    """)
+        }
         return migrator
     }
 }

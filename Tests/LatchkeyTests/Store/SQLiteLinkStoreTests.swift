@@ -100,6 +100,28 @@ import Testing
         }
     }
 
+    @Test func rateCountersKeepTheirCountsThroughTheRekeying() async throws {
+        try await withWorkspace { workspace in
+            let old = try DatabaseQueue(path: workspace.databasePath)
+            try SQLiteMigrations.migrator.migrate(old, upTo: "v7: what an outbox row's sealed content is")
+            try await old.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO rate_counters (key, window_start, count, expires_at)
+                        VALUES ('sendPerEmail:3600:c3ViamVjdA', 100, 4, 3700), ('sendPerIP:300:aXA-_x', 300, 9, 600)
+                        """)
+            }
+            try old.close()
+            _ = try SQLiteLinkStore(path: workspace.databasePath)
+            let rows = try await workspace.openDatabase().read { db in
+                try Row.fetchAll(db, sql: "SELECT key, window_start, count, expires_at FROM rate_counters ORDER BY key").map {
+                    [$0["key"] as String, "\($0["window_start"] as Int)", "\($0["count"] as Int)", "\($0["expires_at"] as Int)"]
+                }
+            }
+            #expect(rows == [["aXA-_x:sendPerIP:300", "300", "9", "600"], ["c3ViamVjdA:sendPerEmail:3600", "100", "4", "3700"]])
+        }
+    }
+
     @Test func mailQueuedBeforeTheUpgradeStaysFinishedMIME() async throws {
         try await withWorkspace { workspace in
             let old = try DatabaseQueue(path: workspace.databasePath)
@@ -110,7 +132,7 @@ import Testing
             }
             try old.close()
             let store = try SQLiteLinkStore(path: workspace.databasePath)
-            #expect(store.applied == ["v7: what an outbox row's sealed content is"])
+            #expect(store.applied.first == "v7: what an outbox row's sealed content is")
             let claimed = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
             #expect(claimed.count == 1 && claimed.first?.format == .mime && claimed.first?.sealedContent == Data([1, 2, 3]))
         }
