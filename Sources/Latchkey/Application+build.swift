@@ -87,6 +87,7 @@ package func buildApplication(
         router: router, server: .http1(configuration: configuration.server.http1),
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
+    app.addServices(try store.checkpointer(logger: logger))
     app.addServices(
         ExpiredRowSweeper(store: store, clock: clock, auditRetention: TimeInterval(observability.auditRetentionDays) * 86_400, logger: logger))
     if observability.metricsEnabled, let port = observability.metricsPort {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// The embedded store: one SQLite file in WAL mode, reached through a GRDB `DatabasePool`.
 ///
@@ -11,6 +12,8 @@ package struct SQLiteLinkStore: LinkStore {
     private let batcher: WriteBatcher
     /// The migrations this opening applied (empty when the schema was current).
     package let applied: [String]
+    /// The database file.
+    package let path: String
 
     /// Opens (creating when missing) the database at `path` and brings its schema up to date.
     package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
@@ -24,8 +27,12 @@ package struct SQLiteLinkStore: LinkStore {
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
+        }
         applied = try Self.migrate(pool, path: path)
+        self.path = url.path
         writer = pool
         batcher = WriteBatcher(writer: pool)
     }
@@ -40,6 +47,11 @@ package struct SQLiteLinkStore: LinkStore {
         }
         try migrator.migrate(writer)
         return migrator.migrations.filter { !known.contains($0) }
+    }
+
+    /// The service that checkpoints this store's write-ahead log while the server runs.
+    package func checkpointer(logger: Logger) throws -> WALCheckpointer {
+        try WALCheckpointer(path: path, logger: logger)
     }
 
     /// The journal mode and `synchronous` level commits really get, read back from SQLite (for the start-up line).

@@ -1,0 +1,32 @@
+import Foundation
+import Latchkey
+import Logging
+import Testing
+
+@Suite struct WALCheckpointerTests {
+    func fileSize(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    /// Commits stay in the log (the writer's own checkpoint is only a far backstop) until the service copies them
+    /// into the database file.
+    @Test func committedPagesReachTheDatabaseFileWithoutTheWriter() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let alice = try #require(EmailAddress("alice@example.com"))
+            for _ in 0..<50 {
+                try await store.write { transaction in
+                    try transaction.enqueue(OutboxMessage(recipient: alice, sealedContent: Data(repeating: 7, count: 8000), createdAt: Date()))
+                }
+            }
+            let before = try fileSize(store.path)
+            #expect(try fileSize(store.path + "-wal") > 400_000)
+            let checkpointer = try WALCheckpointer(path: store.path, interval: .milliseconds(20), logger: Logger(label: "test"))
+            let running = Task { await checkpointer.run() }
+            try await Task.sleep(for: .milliseconds(300))
+            running.cancel()
+            await running.value
+            #expect(try fileSize(store.path) > before + 400_000)
+        }
+    }
+}
