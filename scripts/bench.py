@@ -479,7 +479,7 @@ class Bench:
             return {"scenario": name, "status": "not supported by this build", "reason": f"ID tokens are signed with {signed_with}"}
 
         # Codes for the warm-up at a generous guess of the rate; the warm-up's real rate sizes the measured run's.
-        warm_up_codes = 2000 * self.arguments.warmup
+        warm_up_codes = 3000 * self.arguments.warmup
         self.generate_codes(server, queue, warm_up_codes)
         warm_up = self.wrk(server, "complete.lua", self.arguments.warmup, tag=self.tag(), queue=queue, output=tokens)
         if warm_up.problem() and not warm_up.exhausted:
@@ -492,8 +492,10 @@ class Bench:
         run = self.wrk(server, "complete.lua", self.arguments.duration, profile=name, tag=self.tag(), queue=queue, output=tokens)
         result = scenario_result(name, run, baseline, algorithm=algorithm)
         written = self.queue_lines(tokens)
-        if result["status"] == "ok" and written < warm_up.requests + run.requests:
-            result.update(status="FAILED", reason=f"only {written} refresh tokens saved for {warm_up.requests + run.requests} sign-ins")
+        # A thread whose queue ran dry sends /healthz placeholders (at most one per request that found no code).
+        signed_in = warm_up.requests + run.requests - warm_up.exhausted - run.exhausted
+        if result["status"] == "ok" and written < signed_in:
+            result.update(status="FAILED", reason=f"only {written} refresh tokens saved for at least {signed_in} sign-ins")
         return result
 
     def consumed(self, queue):

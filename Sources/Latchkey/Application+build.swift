@@ -60,8 +60,8 @@ package func buildApplication(
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds),
-                metrics: metrics),
-            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps, limiter: limiter,
+                limiter: limiter, metrics: metrics),
+            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps,
             enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),

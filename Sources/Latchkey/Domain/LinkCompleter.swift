@@ -8,10 +8,11 @@ package struct LinkCompleter: Sendable {
     let clock: any WallClock
     let minter: SessionMinter
     let recentLogin: TimeInterval
+    let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval,
+        store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval, limiter: RateLimiter,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
@@ -19,6 +20,7 @@ package struct LinkCompleter: Sendable {
         self.clock = clock
         self.minter = SessionMinter(tokens: tokens, secret: secret)
         self.recentLogin = recentLogin
+        self.limiter = limiter
         self.metrics = metrics
     }
 
@@ -32,71 +34,93 @@ package struct LinkCompleter: Sendable {
     /// instead: its own address re-authenticates it (a fresh `auth_time`), a free address becomes the email of an
     /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
     /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
+    ///
+    /// The attempt is counted against `limits` first, in the same transaction; a full window throws `RateLimited`
+    /// (audited) before the code is even looked up.
     package func complete(
-        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, requester: RequesterSummary = RequesterSummary(), logger: Logger
+        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, requester: RequesterSummary = RequesterSummary(),
+        limits: [RateLimiter.Check] = [], logger: Logger
     ) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
-        let verdict = try await store.write { transaction -> Verdict<(Account, isNew: Bool, strippedPassword: Bool)> in
-            guard let pending = try transaction.pendingRequest(codeHash: codeHash), let id = pending.id, !pending.isSpent else {
-                return .refused(.invalidOOBCode)
+        let counters = limiter.counters(for: limits, at: now)
+        let outcome = try await store.write { transaction -> Result<Verdict<SignedIn>, RateLimited> in
+            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {
+                try transaction.record(AuditEvent(.rateLimited, at: now, requester: requester, detail: refusal.rule.rawValue))
+                return .failure(refusal)
             }
-            guard !pending.isExpired(at: now) else { return .refused(.expiredOOBCode) }
-            guard pending.email == email else {
-                try transaction.recordMismatch(pendingRequestID: id)
-                return .refused(.emailMismatch)
-            }
-            let existing = try transaction.account(email: email)
-            if let claims = signedIn {
-                // Checked again inside the write, so a revocation that raced this request still counts.
-                let checked = try AccountLookup.check(claims, in: transaction)
-                guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
-                if let existing, existing.id != account.id { return .refused(.emailExists) }
-                let isRecent = now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin
-                if let current = account.email, current != email, !isRecent { return .refused(.credentialTooOld) }
-                guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
-                account.email = email
-                account.isEmailVerified = true
-                account.lastSignInAt = now
-                try transaction.update(account)
-                try transaction.insert(
-                    refresh.record(accountID: account.id, authTime: now, now: now))
-                try transaction.record(
-                    AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: "linked to a signed-in account"))
-                return .accepted((account, false, false))
-            }
-            guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
-            var account = existing ?? Account(id: Account.makeID(), email: email, isEmailVerified: true, validSince: now.wholeSeconds, createdAt: now)
-            guard !account.isDisabled else { return .refused(.userDisabled) }
-            let strips = existing != nil && !account.isEmailVerified
-            if strips {
-                // Whoever held this account before the address was proven (a password, or a password since
-                // removed, or an address set on an anonymous account) loses every session now.
-                account.passwordHash = nil
-                account.validSince = now.wholeSeconds
-                try transaction.revokeRefreshTokens(accountID: account.id, at: now)
-                for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
-                    try transaction.record(
-                        AuditEvent(kind, at: now, accountID: account.id, email: email, requester: requester, detail: "address proven by another party"))
-                }
-            }
-            account.isEmailVerified = true
-            account.lastSignInAt = now
-            if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
-            try transaction.insert(
-                refresh.record(accountID: account.id, authTime: now, now: now))
-            try transaction.record(
-                AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: existing == nil ? "new account" : nil))
-            return .accepted((account, existing == nil, strips))
+            return .success(
+                try settle(email: email, codeHash: codeHash, signedIn: signedIn, requester: requester, refresh: refresh, now: now, in: transaction))
         }
+        let verdict = try outcome.get()
         count(verdict)
         let (account, isNew, _) = try verdict.get()
         logger.debug("Sign-in link completed", metadata: ["account": "\(account.id)", "new": "\(isNew)"])
         return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: isNew)
     }
 
-    private func count(_ verdict: Verdict<(Account, isNew: Bool, strippedPassword: Bool)>) {
+    /// Who a completion signed in, whether the account is new, and whether taking it over stripped a password.
+    private typealias SignedIn = (Account, isNew: Bool, strippedPassword: Bool)
+
+    /// The rules of a completion, inside its write transaction.
+    private func settle(
+        email: EmailAddress, codeHash: Data, signedIn: IDTokenClaims?, requester: RequesterSummary, refresh: IssuedRefreshToken, now: Date,
+        in transaction: any StoreTransaction
+    ) throws -> Verdict<SignedIn> {
+        guard let pending = try transaction.pendingRequest(codeHash: codeHash), let id = pending.id, !pending.isSpent else {
+            return .refused(.invalidOOBCode)
+        }
+        guard !pending.isExpired(at: now) else { return .refused(.expiredOOBCode) }
+        guard pending.email == email else {
+            try transaction.recordMismatch(pendingRequestID: id)
+            return .refused(.emailMismatch)
+        }
+        let existing = try transaction.account(email: email)
+        if let claims = signedIn {
+            // Checked again inside the write, so a revocation that raced this request still counts.
+            let checked = try AccountLookup.check(claims, in: transaction)
+            guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            if let existing, existing.id != account.id { return .refused(.emailExists) }
+            let isRecent = now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin
+            if let current = account.email, current != email, !isRecent { return .refused(.credentialTooOld) }
+            guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
+            account.email = email
+            account.isEmailVerified = true
+            account.lastSignInAt = now
+            try transaction.update(account)
+            try transaction.insert(
+                refresh.record(accountID: account.id, authTime: now, now: now))
+            try transaction.record(
+                AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: "linked to a signed-in account"))
+            return .accepted((account, false, false))
+        }
+        guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
+        var account = existing ?? Account(id: Account.makeID(), email: email, isEmailVerified: true, validSince: now.wholeSeconds, createdAt: now)
+        guard !account.isDisabled else { return .refused(.userDisabled) }
+        let strips = existing != nil && !account.isEmailVerified
+        if strips {
+            // Whoever held this account before the address was proven (a password, or a password since
+            // removed, or an address set on an anonymous account) loses every session now.
+            account.passwordHash = nil
+            account.validSince = now.wholeSeconds
+            try transaction.revokeRefreshTokens(accountID: account.id, at: now)
+            for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
+                try transaction.record(
+                    AuditEvent(kind, at: now, accountID: account.id, email: email, requester: requester, detail: "address proven by another party"))
+            }
+        }
+        account.isEmailVerified = true
+        account.lastSignInAt = now
+        if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
+        try transaction.insert(
+            refresh.record(accountID: account.id, authTime: now, now: now))
+        try transaction.record(
+            AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: existing == nil ? "new account" : nil))
+        return .accepted((account, existing == nil, strips))
+    }
+
+    private func count(_ verdict: Verdict<SignedIn>) {
         switch verdict {
         case .accepted(let (_, isNew, strippedPassword)):
             metrics.count(code: .completed)

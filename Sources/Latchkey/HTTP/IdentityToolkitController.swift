@@ -7,7 +7,6 @@ struct IdentityToolkitController {
     let lookup: AccountLookup
     let authorizedDomains: Set<String>
     let apps: AppsConfiguration
-    let limiter: RateLimiter
     let enumerationProtection: Bool
     let metrics: ServiceMetrics
 
@@ -86,14 +85,15 @@ struct IdentityToolkitController {
         let email = try Self.email(in: body)
         guard let code = try Self.optionalString(body["oobCode"], else: .invalidOOBCode), !code.isEmpty else { throw SignInError.missingOOBCode }
         guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
-        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: context.requester(of: request)) }
         // A linking request's token is checked before the code, so a stale session never spends a code.
         var signedIn: IDTokenClaims?
         if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
+        // Counted in the completion's own transaction: guessing codes is cut off per IP; admins count against nothing.
         let session = try await completer.complete(
-            email: email, code: code, signedIn: signedIn, requester: context.requester(of: request), logger: context.logger)
+            email: email, code: code, signedIn: signedIn, requester: context.requester(of: request),
+            limits: context.isAdmin ? [] : [RateLimiter.Check(.completePerIP, context.clientIP ?? "")], logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value, isNewUser: session.isNewUser)

@@ -24,13 +24,14 @@ import Testing
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
             let tokens = try await TokenIssuer(
                 keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens, projectID: "p")
+            let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
             let issuer = LinkIssuer(
                 store: store, secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
-                codeLifetime: 600, logsLinks: false,
-                limiter: RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock))
+                codeLifetime: 600, logsLinks: false, limiter: limiter)
             try await body(
                 Services(
-                    issuer: issuer, completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: 300),
+                    issuer: issuer,
+                    completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: 300, limiter: limiter),
                     refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), store: store, secret: secret))
         }
     }
