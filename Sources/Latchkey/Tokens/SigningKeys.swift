@@ -19,6 +19,8 @@ package struct SigningKeys: Sendable {
 
         package let id: String
         package let material: Material
+        /// The PEM it was read from, for signers other than jwt-kit's.
+        let pem: String
         let createdAt: Date
 
         package var algorithm: TokenConfiguration.Algorithm {
@@ -76,6 +78,6 @@ package struct SigningKeys: Sendable {
             return nil
         }
         let id = Data(SHA256.hash(data: publicDER).prefix(16)).base64URLEncoded()
-        return Key(id: id, material: material, createdAt: createdAt)
+        return Key(id: id, material: material, pem: pem, createdAt: createdAt)
     }
 }

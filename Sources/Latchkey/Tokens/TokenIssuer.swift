@@ -3,8 +3,9 @@ import JWTKit
 
 /// Signs ID tokens and publishes the keys that verify them.
 package struct TokenIssuer: Sendable {
+    /// Verifies tokens signed by any published key.
     let collection: JWTKeyCollection
-    private let signingKeyID: JWKIdentifier
+    private let signer: JWSSigner
     package let jwks: JSONWebKeySet
     package let issuer: String
     package let audience: String
@@ -20,7 +21,7 @@ package struct TokenIssuer: Sendable {
             }
         }
         self.collection = collection
-        self.signingKeyID = JWKIdentifier(string: current.id)
+        self.signer = try JWSSigner(current)
         self.jwks = try JSONWebKeySet(keys)
         self.issuer = configuration.issuer
         self.audience = projectID
@@ -45,7 +46,7 @@ package struct TokenIssuer: Sendable {
             sessionID: sessionID,
             firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: account.signInProvider)
         )
-        return try await collection.sign(claims, kid: signingKeyID)
+        return try signer.sign(claims)
     }
 }
 

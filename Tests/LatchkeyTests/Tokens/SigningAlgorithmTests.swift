@@ -23,6 +23,26 @@ import Testing
         }
     }
 
+    /// RS256 is signed through the system's OpenSSL and verified here by jwt-kit's BoringSSL: two implementations agree.
+    @Test(arguments: ["RS256", "ES256"])
+    func tokensCarryTheStandardHeaderAndVerifyWithTheJWKS(_ algorithm: String) async throws {
+        try await withApp(["tokens.algorithm": algorithm]) { client, _, mailbox in
+            try await client.sendLink()
+            let idToken = try #require(try await client.complete(code: try await mailbox.code()).json["idToken"] as? String)
+            let jwks = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+            let claims = try await JWTKeyCollection().add(jwksJSON: jwks.text).verify(idToken, as: VerifiedClaims.self)
+            #expect(claims.email == "alice@example.com")
+
+            let headerPart = try #require(idToken.split(separator: ".").first.map(String.init))
+            let padded = headerPart.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                + String(repeating: "=", count: (4 - headerPart.count % 4) % 4)
+            let headerJSON = try #require(Data(base64Encoded: padded))
+            let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: String])
+            let keyID = try #require((try jwks.json["keys"] as? [[String: String]])?.first?["kid"])
+            #expect(header == ["alg": algorithm, "kid": keyID, "typ": "JWT"])
+        }
+    }
+
     @Test func switchingAlgorithmKeepsTheOldKeyPublishedAndSignsWithTheNewOne() async throws {
         try await withTemporaryDirectory { directory in
             let rsa = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .rs256)
