@@ -27,10 +27,7 @@ package struct SQLiteLinkStore: LinkStore {
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
-        }
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
         applied = try Self.migrate(pool, path: path)
         self.path = url.path
         writer = pool

@@ -4,19 +4,17 @@ import ServiceLifecycle
 
 /// Copies committed pages from the write-ahead log back into the database file, off the request path.
 ///
-/// SQLite's automatic checkpoint runs inside the commit that crosses its threshold, on the one writing connection,
-/// so every request of that batch waited for it to copy and sync the log. This service checkpoints from a
-/// connection of its own, `PASSIVE` (it never blocks the writer or readers); the writer keeps SQLite's automatic
-/// checkpoint only as a backstop for when this service falls behind or is not running (the `latchkey` tools).
+/// SQLite's automatic checkpoint runs inside the commit that crosses its threshold (1,000 pages), on the one
+/// writing connection, so every request of that batch waited while it copied and synced the log. This service
+/// checkpoints from a connection of its own every 50 ms, `PASSIVE` (it never blocks the writer or readers), so
+/// when the writer's own checkpoint comes due there is little left for it to copy. The writer keeps that automatic
+/// checkpoint: it bounds the log (about 4 MB) and restarts it, which a checkpoint running beside the writer cannot.
 package struct WALCheckpointer: Service {
-    /// The writer's automatic checkpoint threshold, in pages (about 40 MB of log).
-    static let backstopPages = 10_000
-
     private let connection: DatabaseQueue
     private let interval: Duration
     private let logger: Logger
 
-    package init(path: String, interval: Duration = .milliseconds(200), logger: Logger) throws {
+    package init(path: String, interval: Duration = .milliseconds(50), logger: Logger) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         connection = try DatabaseQueue(path: path, configuration: configuration)
