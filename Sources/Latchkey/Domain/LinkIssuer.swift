@@ -66,7 +66,7 @@ package struct LinkIssuer: Sendable {
         let pending = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
-        let queued = OutboxMessage(recipient: request.email, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
+        let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let counters = limiter.counters(for: limits, at: now)
         let refusal = try await store.write { transaction -> RateLimited? in
             if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {

@@ -19,7 +19,7 @@ package struct OutboxMessage: Sendable {
     package var attempts: Int
 
     package init(
-        id: Int64? = nil, recipient: EmailAddress, format: Format = .signInLetter, sealedContent: Data, createdAt: Date, attempts: Int = 0
+        id: Int64? = nil, recipient: EmailAddress, format: Format, sealedContent: Data, createdAt: Date, attempts: Int = 0
     ) {
         self.id = id
         self.recipient = recipient

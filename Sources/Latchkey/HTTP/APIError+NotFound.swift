@@ -1,7 +1,6 @@
 import Hummingbird
 
 extension APIError {
-    /// 404 from a route that exists: thrown as an `APIError` rather than an `HTTPError`, which
-    /// `MethodNotAllowedMiddleware` would take for an unknown path and answer 405 on a path that has a GET route.
+    /// 404 from a route that exists (nothing under that id), in the error envelope.
     static let notFound = APIError(HTTPError(.notFound))
 }

@@ -90,7 +90,8 @@ struct IdentityToolkitController {
         if let idToken = try Self.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
-        // Counted in the completion's own transaction: guessing codes is cut off per IP; admins count against nothing.
+        // Counted in the completion's own transaction, before the code is looked up: guessing codes is cut off per IP
+        // (admins count against nothing). A linking request's token was checked above, as `accounts:lookup` checks one.
         let session = try await completer.complete(
             email: email, code: code, signedIn: signedIn, requester: context.requester(of: request),
             limits: context.isAdmin ? [] : [RateLimiter.Check(.completePerIP, context.clientIP ?? "")], logger: context.logger)

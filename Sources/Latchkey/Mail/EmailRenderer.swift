@@ -43,19 +43,40 @@ package struct EmailRenderer: Sendable {
         self.languages = try TemplateLanguages(library: library, root: root, family: "email", names: Self.templateNames)
         self.sender = sender
         self.appName = appName
+        try checkEveryLanguage()
     }
 
     /// The email `letter` describes, addressed to `recipient`, in the letter's language or the nearest one written.
-    package func message(for letter: SignInLetter, to recipient: EmailAddress) throws -> MailMessage {
+    package func message(for letter: SignInLetter, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
+        let time = requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false))
         let view = SignInView(
             appName: appName, link: letter.link, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
-            requestedAt: requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)) + " UTC", ipAddress: letter.ipAddress, userAgent: letter.userAgent)
+            requestedAt: time + " UTC", ipAddress: letter.ipAddress, userAgent: letter.userAgent)
         let folder = "email/\(languages.folder(for: LanguageTag(letter.language) ?? .english))/"
         func render(_ name: String) -> String { library.render(view, withTemplate: folder + name) ?? "" }
         let subject = render("sign-in.subject").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
         return try MailMessage(
             from: sender, to: MailAddress(address: recipient.value), subject: subject, textBody: render("sign-in.txt"),
-            htmlBody: render("sign-in.html"), date: requestedAt)
+            htmlBody: render("sign-in.html"), date: requestedAt, messageID: "<\(letter.messageToken)@\(sender.domain)>")
+    }
+
+    /// Mail is rendered at delivery, long after the API answered: a template whose subject cannot be a header
+    /// must stop start-up instead of failing every delivery.
+    private func checkEveryLanguage() throws {
+        guard let publicURL = URL(string: "https://auth.example.com"), let recipient = EmailAddress("user@example.com") else { return }
+        let settings = try ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"])
+        for folder in languages.all {
+            let language = LanguageTag(folder) ?? .english
+            let letter = SignInLetter(
+                link: SignInLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
+                language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0),
+                requester: RequesterSummary(ipAddress: "192.0.2.1", userAgent: "Check"))
+            do {
+                _ = try message(for: letter, to: recipient)
+            } catch {
+                throw StartupError("email templates for \(folder) do not make a valid message: \(error)")
+            }
+        }
     }
 }

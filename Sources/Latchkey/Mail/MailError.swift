@@ -8,6 +8,8 @@ package enum MailError: Error, Sendable, Equatable {
     case invalidAddress(String)
     /// A header value (subject, message ID, MIME boundary) would have produced an unsafe header.
     case invalidHeader(String)
+    /// A queued sign-in letter that does not decode (written by an unknown version, or damaged).
+    case unreadableLetter
 }
 
 /// A message that cannot be built now never will be: delivery gives it up at once rather than retry.

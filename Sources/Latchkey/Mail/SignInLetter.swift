@@ -14,8 +14,12 @@ package struct SignInLetter: Sendable, Equatable, Codable {
     package var requestedAt: Double
     package var ipAddress: String?
     package var userAgent: String?
+    /// The random part of the `Message-ID`, fixed when the link is issued: a retried or repeated delivery (delivery
+    /// is at least once) carries the same ID, so receivers can tell it is one message.
+    package var messageToken: String
 
     package init(link: SignInLink, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary) {
+        self.messageToken = ServerSecret.makeToken(bytes: 18)
         self.link = link.url
         self.language = language.value
         self.expiresInMinutes = expiresInMinutes
@@ -24,8 +28,13 @@ package struct SignInLetter: Sendable, Equatable, Codable {
         self.userAgent = requester.userAgent
     }
 
-    package init(decoding data: Data) throws {
-        self = try JSONDecoder().decode(Self.self, from: data)
+    /// Throws `MailError.unreadableLetter` (permanent: retrying cannot help) when `data` is not a letter.
+    package init(decoding data: Data) throws(MailError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch {
+            throw .unreadableLetter
+        }
     }
 
     package func encoded() throws -> [UInt8] {

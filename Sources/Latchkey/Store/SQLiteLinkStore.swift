@@ -185,4 +185,3 @@ package struct SQLiteLinkStore: LinkStore {
         }
     }
 }
-

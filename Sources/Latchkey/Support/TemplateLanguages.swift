@@ -23,6 +23,9 @@ struct TemplateLanguages: Sendable {
         self.folders = folders
     }
 
+    /// Every language folder found complete.
+    var all: [String] { Array(folders.values) }
+
     /// The folder for `language`: the tag, then ever shorter prefixes (`zh-Hant-TW` → `zh-Hant` → `zh`), then English.
     /// Chinese regions that write Traditional characters reach `zh-Hant` when the tag names only the region.
     func folder(for language: LanguageTag) -> String {

@@ -8,6 +8,16 @@ import COpenSSL
 final class OpenSSLRSAKey: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
+
+        /// `what`, with OpenSSL's own reason; empties this thread's error queue, which libcurl shares.
+        init(_ what: String) {
+            let code = ERR_get_error()
+            var reason = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &reason, reason.count)
+            ERR_clear_error()
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            description = code == 0 ? what : "\(what): \(text)"
+        }
     }
 
     private let key: OpaquePointer
@@ -19,10 +29,10 @@ final class OpenSSLRSAKey: @unchecked Sendable {
             defer { BIO_free(bio) }
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
-        guard let loaded else { throw Failure(description: "OpenSSL could not read the private key") }
+        guard let loaded else { throw Failure("OpenSSL could not read the private key") }
         guard EVP_PKEY_get_base_id(loaded) == EVP_PKEY_RSA else {
             EVP_PKEY_free(loaded)
-            throw Failure(description: "the private key is not an RSA key")
+            throw Failure("the private key is not an RSA key")
         }
         key = loaded
     }
@@ -33,15 +43,15 @@ final class OpenSSLRSAKey: @unchecked Sendable {
 
     /// RSASSA-PKCS1-v1_5 with SHA-256 of `message`: the signature of a JWS with `alg` RS256 (RFC 7518 §3.3).
     func signSHA256(_ message: [UInt8]) throws -> [UInt8] {
-        guard let context = EVP_MD_CTX_new() else { throw Failure(description: "OpenSSL could not allocate a digest context") }
+        guard let context = EVP_MD_CTX_new() else { throw Failure("OpenSSL could not allocate a digest context") }
         defer { EVP_MD_CTX_free(context) }
         var length = 0
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1,
             EVP_DigestSign(context, nil, &length, message, message.count) == 1
-        else { throw Failure(description: "OpenSSL could not start an RS256 signature") }
+        else { throw Failure("OpenSSL could not start an RS256 signature") }
         var signature = [UInt8](repeating: 0, count: length)
         guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
-            throw Failure(description: "OpenSSL could not sign")
+            throw Failure("OpenSSL could not sign")
         }
         return Array(signature.prefix(length))
     }

@@ -16,8 +16,8 @@ package struct TokenIssuer: Sendable {
         let collection = JWTKeyCollection()
         for key in keys.keys {
             switch key.material {
-            case .rsa(let rsa): await collection.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
-            case .p256(let p256): await collection.add(ecdsa: p256, kid: JWKIdentifier(string: key.id))
+            case .rsa(let rsa): await collection.add(rsa: rsa.publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+            case .p256(let p256): await collection.add(ecdsa: p256.publicKey, kid: JWKIdentifier(string: key.id))
             }
         }
         self.collection = collection

@@ -51,6 +51,29 @@ import Testing
         #expect(without.textBody.count < with.textBody.count)
     }
 
+    @Test func aSubjectThatCannotBeAHeaderStopsStartUp() async throws {
+        try await withWorkspace { workspace in
+            let templates = workspace.directory.appendingPathComponent("templates")
+            try FileManager.default.copyItem(at: TestWorkspace.repositoryRoot.appendingPathComponent("templates"), to: templates)
+            let subject = templates.appendingPathComponent("email/fr/sign-in.subject.mustache")
+            try "Connexion\u{7}{{appName}}".write(to: subject, atomically: true, encoding: .utf8)
+            await #expect(throws: StartupError.self) {
+                try await EmailRenderer(directory: templates.path, sender: MailAddress(address: "a@example.com"), appName: "x")
+            }
+        }
+    }
+
+    @Test func aLetterKeepsItsMessageIDThroughEveryRendering() async throws {
+        let link = try SignInLink(
+            publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
+            settings: ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"]), language: .english)
+        let letter = SignInLetter(link: link, language: .english, expiresInMinutes: 10, requestedAt: Date(), requester: RequesterSummary())
+        let (renderer, alice) = (try await makeRenderer(), try #require(EmailAddress("alice@example.com")))
+        let first = try renderer.message(for: letter, to: alice)
+        let retried = try renderer.message(for: SignInLetter(decoding: Data(letter.encoded())), to: alice)
+        #expect(first.messageID == "<\(letter.messageToken)@example.com>" && retried.messageID == first.messageID)
+    }
+
     @Test func aMissingDefaultTemplateStopsStartUp() async throws {
         try await withWorkspace { workspace in
             let directory = workspace.directory.appendingPathComponent("templates/email/fr")

@@ -48,7 +48,25 @@ import Testing
             let mime = try #require(transport.messages.first)
             #expect(mime.contains("To: alice@example.com\r\n") && mime.contains("Date: Fri, 15 Jan 2027 08:00:00 +0000\r\n"))
             #expect(mime.contains("Content-Language: de") || mime.contains("lang=3D\"de\""))
-            #expect(mime.contains("CODE123") && mime.contains("198.51.100.7") && mime.contains("15"))
+            #expect(mime.contains("CODE123") && mime.contains("198.51.100.7") && mime.contains("in 15 Minuten"))
+            // The Message-ID was fixed when the letter was queued, so a second delivery is recognizably the same mail.
+            #expect(mime.contains("Message-ID: <\(letter.messageToken)@example.com>\r\n"))
+        }
+    }
+
+    @Test func aLetterThatDoesNotDecodeIsGivenUpAtOnce() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
+            try await store.write { transaction in
+                try transaction.enqueue(
+                    OutboxMessage(
+                        recipient: self.alice, format: .signInLetter, sealedContent: self.secret.seal(Array("not a letter".utf8)), createdAt: clock.now))
+            }
+            await service.deliverDueMessages()
+            #expect(transport.messages == [Self.legacyMIME])
+            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            #expect(failed.isFailed && failed.attempts == 1 && failed.lastError == "unreadableLetter")
         }
     }
 
