@@ -46,10 +46,7 @@ package struct LinkCompleter: Sendable {
         let now = clock.now
         let counters = limiter.counters(for: limits, at: now)
         let outcome = try await store.write { transaction -> Result<Verdict<SignedIn>, RateLimited> in
-            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {
-                try transaction.record(AuditEvent(.rateLimited, at: now, requester: requester, detail: refusal.rule.rawValue))
-                return .failure(refusal)
-            }
+            if let refusal = try RateLimiter.count(counters, in: transaction, at: now, requester: requester) { return .failure(refusal) }
             return .success(
                 try settle(email: email, codeHash: codeHash, signedIn: signedIn, requester: requester, refresh: refresh, now: now, in: transaction))
         }

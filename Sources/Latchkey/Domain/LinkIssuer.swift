@@ -69,9 +69,7 @@ package struct LinkIssuer: Sendable {
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let counters = limiter.counters(for: limits, at: now)
         let refusal = try await store.write { transaction -> RateLimited? in
-            if let refusal = try RateLimiter.count(counters, in: transaction, at: now) {
-                try transaction.record(
-                    AuditEvent(.rateLimited, at: now, email: request.email, requester: request.requester, detail: refusal.rule.rawValue))
+            if let refusal = try RateLimiter.count(counters, in: transaction, at: now, email: request.email, requester: request.requester) {
                 return refusal
             }
             try transaction.insert(pending)

@@ -42,7 +42,7 @@ struct SessionMinter: Sendable {
     /// The signed ID token and the refresh token for `account`; the ID token names its session (`sid`), so
     /// revoking the session ends the ID token too, even within the second `validSince` is rounded to.
     func session(for account: Account, authTime: Date, refresh: IssuedRefreshToken, now: Date, isNewUser: Bool) async throws -> Session {
-        let idToken = try await tokens.makeIDToken(for: account, authTime: authTime, now: now, sessionID: refresh.sessionID)
+        let idToken = try tokens.makeIDToken(for: account, authTime: authTime, now: now, sessionID: refresh.sessionID)
         return Session(account: account, idToken: idToken, refreshToken: refresh.token, expiresIn: tokens.lifetime, isNewUser: isNewUser)
     }
 }

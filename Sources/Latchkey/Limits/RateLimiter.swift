@@ -35,10 +35,8 @@ package struct RateLimiter: Sendable {
         let now = clock.now
         let counters = counters(for: checks, at: now)
         guard !counters.isEmpty else { return }
-        let refusal = try await store.write { transaction -> RateLimited? in
-            guard let refusal = try Self.count(counters, in: transaction, at: now) else { return nil }
-            try transaction.record(AuditEvent(.rateLimited, at: now, requester: requester, detail: refusal.rule.rawValue))
-            return refusal
+        let refusal = try await store.write { transaction in
+            try Self.count(counters, in: transaction, at: now, requester: requester)
         }
         if let refusal { throw refusal }
     }
@@ -56,9 +54,13 @@ package struct RateLimiter: Sendable {
         }
     }
 
-    /// Refuses when any counter is full; otherwise counts the attempt in every one of them.
-    package static func count(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> RateLimited? {
+    /// Refuses when any counter is full, recording the refusal in the audit trail (naming `email` when the caller
+    /// knows it); otherwise counts the attempt in every one of them.
+    package static func count(
+        _ counters: [Counter], in transaction: any StoreTransaction, at now: Date, email: EmailAddress? = nil, requester: RequesterSummary
+    ) throws -> RateLimited? {
         for counter in counters where try transaction.rateCount(key: counter.key, windowStart: counter.windowStart) >= counter.limit {
+            try transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
             return RateLimited(rule: counter.rule, retryAfter: max(1, counter.windowEnd - Int(now.timeIntervalSince1970)))
         }
         for counter in counters {

@@ -29,7 +29,7 @@ package struct TokenIssuer: Sendable {
     }
 
     /// An ID token for `account`, valid for the configured lifetime from `now`.
-    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String) async throws -> String {
+    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String) throws -> String {
         let issuedAt = now.wholeSeconds
         let claims = IDTokenClaims(
             issuer: IssuerClaim(value: issuer),

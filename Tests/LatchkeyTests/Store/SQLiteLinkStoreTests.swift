@@ -100,18 +100,22 @@ import Testing
         }
     }
 
+    /// Leaves a database file as an older Latchkey would: migrated up to `migration` only, holding what `sql` inserts.
+    func makeOldDatabase(_ workspace: TestWorkspace, upTo migration: String, holding sql: String) async throws {
+        let old = try DatabaseQueue(path: workspace.databasePath)
+        try SQLiteMigrations.migrator.migrate(old, upTo: migration)
+        try await old.write { try $0.execute(sql: sql) }
+        try old.close()
+    }
+
     @Test func rateCountersKeepTheirCountsThroughTheRekeying() async throws {
         try await withWorkspace { workspace in
-            let old = try DatabaseQueue(path: workspace.databasePath)
-            try SQLiteMigrations.migrator.migrate(old, upTo: "v7: what an outbox row's sealed content is")
-            try await old.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO rate_counters (key, window_start, count, expires_at)
-                        VALUES ('sendPerEmail:3600:c3ViamVjdA', 100, 4, 3700), ('sendPerIP:300:aXA-_x', 300, 9, 600)
-                        """)
-            }
-            try old.close()
+            try await makeOldDatabase(
+                workspace, upTo: "v7: what an outbox row's sealed content is",
+                holding: """
+                    INSERT INTO rate_counters (key, window_start, count, expires_at)
+                    VALUES ('sendPerEmail:3600:c3ViamVjdA', 100, 4, 3700), ('sendPerIP:300:aXA-_x', 300, 9, 600)
+                    """)
             _ = try SQLiteLinkStore(path: workspace.databasePath)
             let rows = try await workspace.openDatabase().read { db in
                 try Row.fetchAll(db, sql: "SELECT key, window_start, count, expires_at FROM rate_counters ORDER BY key").map {
@@ -124,13 +128,9 @@ import Testing
 
     @Test func mailQueuedBeforeTheUpgradeStaysFinishedMIME() async throws {
         try await withWorkspace { workspace in
-            let old = try DatabaseQueue(path: workspace.databasePath)
-            try SQLiteMigrations.migrator.migrate(old, upTo: "v6: the apps a pending request names")
-            try await old.write { db in
-                try db.execute(
-                    sql: "INSERT INTO outbox (recipient, sealed_message, created_at, next_attempt_at) VALUES ('alice@example.com', x'010203', 0, 0)")
-            }
-            try old.close()
+            try await makeOldDatabase(
+                workspace, upTo: "v6: the apps a pending request names",
+                holding: "INSERT INTO outbox (recipient, sealed_message, created_at, next_attempt_at) VALUES ('alice@example.com', x'010203', 0, 0)")
             let store = try SQLiteLinkStore(path: workspace.databasePath)
             #expect(store.applied.first == "v7: what an outbox row's sealed content is")
             let claimed = try await store.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
