@@ -11,7 +11,7 @@
 ///   - `minimumVersion` (string, optional): the version code links ask for when the request names none.
 ///
 /// Listed iOS apps are published in `/.well-known/apple-app-site-association`, Android apps in
-/// `/.well-known/assetlinks.json`. When any app is listed, a `sendOobCode` request may only name listed apps.
+/// `/.well-known/assetlinks.json`. A `sendOobCode` request may only name listed apps; with none listed, none.
 package struct AppsConfiguration: Sendable, Equatable {
     /// One iOS app allowed to open `/__/auth/action` links.
     package struct IOSApp: Sendable, Equatable {
@@ -49,9 +49,6 @@ package struct AppsConfiguration: Sendable, Equatable {
         self.ios = ios
         self.android = android
     }
-
-    /// No app configured: send requests may name any well-formed app.
-    package var isEmpty: Bool { ios.isEmpty && android.isEmpty }
 
     package func iOSApp(bundleID: String) -> IOSApp? { ios.first { $0.bundleID == bundleID } }
 

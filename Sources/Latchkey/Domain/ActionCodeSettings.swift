@@ -9,8 +9,9 @@ package struct ActionCodeSettings: Sendable, Equatable {
     package var androidInstallApp: Bool
     package var androidMinimumVersion: String?
 
-    /// Checks every field against the project's authorized domains and, when any app is configured, its apps:
-    /// a request may then only name configured apps (links to any other app would never open in it).
+    /// Checks every field against the project's authorized domains and its configured apps. A request may only name
+    /// configured apps: the landing page offers the named app's store and intent, so an app id taken from a request
+    /// would let anyone with the public API key send a victim's live code to an app of their choosing.
     package init(
         continueURL: String?,
         canHandleCodeInApp: Bool = false,
@@ -27,10 +28,8 @@ package struct ActionCodeSettings: Sendable, Equatable {
         if let iOSBundleID, !Self.isReverseDNS(iOSBundleID) { throw .invalidIOSBundleID }
         if let androidPackageName, !Self.isReverseDNS(androidPackageName) { throw .invalidAndroidPackageName }
         if androidInstallApp, androidPackageName == nil { throw .missingAndroidPackageName }
-        if !apps.isEmpty {
-            if let iOSBundleID, apps.iOSApp(bundleID: iOSBundleID) == nil { throw .unlistedIOSBundleID }
-            if let androidPackageName, apps.androidApp(packageName: androidPackageName) == nil { throw .unlistedAndroidPackageName }
-        }
+        if let iOSBundleID, apps.iOSApp(bundleID: iOSBundleID) == nil { throw .unlistedIOSBundleID }
+        if let androidPackageName, apps.androidApp(packageName: androidPackageName) == nil { throw .unlistedAndroidPackageName }
         self.continueURL = continueURL
         self.canHandleCodeInApp = canHandleCodeInApp
         self.iOSBundleID = iOSBundleID
@@ -42,9 +41,10 @@ package struct ActionCodeSettings: Sendable, Equatable {
     }
 
     /// The lower-cased host of an acceptable continue URL: absolute, https (http only for local hosts),
-    /// no user info, and nothing that could split a header or a log line.
+    /// no user info, and printable ASCII only (anything else percent-encoded), so nothing in it can split a header
+    /// or reorder what a page or an email shows.
     static func host(ofContinueURL string: String) -> String? {
-        guard string.utf8.count <= 2048, !string.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
+        guard string.utf8.count <= 2048, string.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) }),
             let components = URLComponents(string: string),
             let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty,
             components.user == nil, components.password == nil

@@ -12,9 +12,9 @@ package enum SignInError: Error, Sendable, Equatable {
     case unauthorizedDomain
     case invalidIOSBundleID
     case invalidAndroidPackageName
-    /// Apps are configured (`apps.ios`) and the request names another iOS app.
+    /// The request names an iOS app that is not in `apps.ios`.
     case unlistedIOSBundleID
-    /// Apps are configured (`apps.android`) and the request names another Android app.
+    /// The request names an Android app that is not in `apps.android`.
     case unlistedAndroidPackageName
     /// `androidInstallApp` without `androidPackageName`.
     case missingAndroidPackageName
@@ -29,6 +29,7 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingPassword
     case weakPassword
     case passwordTooLong
+    case passwordHasControlCharacters
     case emailExists
     case duplicateLocalID
     case invalidLocalID
@@ -69,7 +70,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
         case .missingPassword: "MISSING_PASSWORD"
-        case .weakPassword, .passwordTooLong: "WEAK_PASSWORD"
+        case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
         case .emailExists: "EMAIL_EXISTS"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
@@ -93,7 +94,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
         case .invalidLocalID: "The uid must be 1 to 128 characters without control characters."
-        case .passwordTooLong: "Password should be at most 72 bytes"
+        case .passwordTooLong: "Password should be at most 4096 bytes"
+        case .passwordHasControlCharacters: "Password must not contain control characters"
         case .tenantsNotSupported: "Tenants are not supported."
         case .tenantIDMismatch: "This server has no tenants."
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."

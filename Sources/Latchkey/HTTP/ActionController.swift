@@ -25,7 +25,6 @@ struct ActionController {
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
             .get(RouterPath(SignInLink.actionPath), use: land)
-            .head(RouterPath(SignInLink.actionPath), use: land)
     }
 
     @Sendable func land(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -72,7 +71,10 @@ struct ActionController {
     private func appPage(for pending: PendingRequest, request: Request, context: AppRequestContext) -> Response {
         let link = publicURL.absoluteString.trimmingSuffix("/") + request.uri.description
         var openInApp = link
-        if let package = pending.androidPackageName, request.headers[.userAgent]?.contains("Android") == true,
+        // Only configured apps are offered, whatever the stored request names: requests issued before that rule, or
+        // before an app was removed from `apps`, must not hand a live code to someone else's app.
+        let android = pending.androidPackageName.flatMap(apps.androidApp(packageName:))
+        if let package = android?.packageName, request.headers[.userAgent]?.contains("Android") == true,
             let scheme = publicURL.scheme, let authority = publicURL.host(percentEncoded: true)
         {
             // Chrome on Android opens an intent URL in the named app; a plain link to this same page would not.
@@ -80,7 +82,7 @@ struct ActionController {
             openInApp = "intent://\(authority)\(port)\(request.uri.description)#Intent;scheme=\(scheme);package=\(package);end"
         }
         let appStoreID = pending.iOSBundleID.flatMap { apps.iOSApp(bundleID: $0)?.appStoreID }
-        let playStoreURL = pending.androidInstallApp ? pending.androidPackageName.map(Self.playStoreURL(package:)) : nil
+        let playStoreURL = pending.androidInstallApp ? android.map { Self.playStoreURL(package: $0.packageName) } : nil
         context.logger.debug("Sign-in link for an app opened in a browser")
         let nonce = HTMLPage.makeNonce()
         var view = ActionPage(

@@ -14,8 +14,8 @@ import Testing
             ])
             #expect(configuration.apps.ios == [.init(teamID: "ABCDE12345", bundleID: "com.example.ios", appStoreID: "987654321")])
             #expect(configuration.apps.android == [.init(packageName: "com.example.android", sha256CertFingerprints: [fingerprint.uppercased()])])
-            #expect(try await workspace.configuration().apps.isEmpty)
-            #expect(try await workspace.configuration(["apps.ios": [String]()]).apps.isEmpty)
+            #expect(try await workspace.configuration().apps == AppsConfiguration())
+            #expect(try await workspace.configuration(["apps.ios": [String]()]).apps == AppsConfiguration())
         }
     }
 

@@ -15,6 +15,7 @@ import Testing
         ("https://app.example.com/\n", .invalidContinueURI), ("https://app.example.com/ x", .invalidContinueURI),
         ("http://app.example.com/", .invalidContinueURI), ("https://other.example.com/", .unauthorizedDomain),
         ("https://www.app.example.com/", .unauthorizedDomain),
+        ("https://app.example.com/\u{202E}lmth.exe", .invalidContinueURI), ("https://app.example.com/\u{85}", .invalidContinueURI),
     ] as [(String?, SignInError)])
     func refusesBadContinueURLs(_ url: String?, _ error: SignInError) {
         #expect(throws: error) { try ActionCodeSettings(continueURL: url, authorizedDomains: domains) }
@@ -22,8 +23,10 @@ import Testing
 
     @Test(arguments: ["com.example.app", "com.example.my-app", "io.app_1.x"])
     func acceptsReverseDNSIdentifiers(_ id: String) throws {
+        let apps = AppsConfiguration(
+            ios: [.init(teamID: "ABCDE12345", bundleID: id)], android: [.init(packageName: id, sha256CertFingerprints: [])])
         let settings = try ActionCodeSettings(
-            continueURL: "https://app.example.com", iOSBundleID: id, androidPackageName: id, authorizedDomains: domains)
+            continueURL: "https://app.example.com", iOSBundleID: id, androidPackageName: id, authorizedDomains: domains, apps: apps)
         #expect(settings.iOSBundleID == id && settings.androidPackageName == id)
     }
 
@@ -34,6 +37,15 @@ import Testing
         }
         #expect(throws: SignInError.invalidAndroidPackageName) {
             try ActionCodeSettings(continueURL: "https://app.example.com", androidPackageName: id, authorizedDomains: domains)
+        }
+    }
+
+    @Test func wellFormedAppsThatAreNotConfiguredAreRefused() {
+        #expect(throws: SignInError.unlistedIOSBundleID) {
+            try ActionCodeSettings(continueURL: "https://app.example.com", iOSBundleID: "com.attacker.app", authorizedDomains: domains)
+        }
+        #expect(throws: SignInError.unlistedAndroidPackageName) {
+            try ActionCodeSettings(continueURL: "https://app.example.com", androidPackageName: "com.attacker.app", authorizedDomains: domains)
         }
     }
 }

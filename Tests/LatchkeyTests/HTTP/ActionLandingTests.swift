@@ -101,6 +101,23 @@ import Testing
         }
     }
 
+    /// A request stored before app ids were checked, or naming an app since removed from `apps`, offers no app.
+    @Test func theLandingPageOffersOnlyConfiguredApps() async throws {
+        try await withApp(["apps": Self.apps]) { client, workspace, mailbox in
+            try await client.sendLink(continueURL: "https://app.example.com/finish", extra: Self.appFields)
+            let link = try Mailbox.link(in: try #require(try await mailbox.waitForMessages(1).first))
+            try await workspace.openDatabase().write { db in
+                try db.execute(sql: "UPDATE pending_requests SET android_package_name = 'com.attacker.app', ios_bundle_id = 'com.attacker.ios'")
+            }
+            let response = try await client.execute(
+                uri: Self.uri(of: link), method: .get, headers: [.userAgent: "Mozilla/5.0 (Linux; Android 15; Pixel 9) Chrome/140.0 Mobile"])
+            #expect(response.status == .ok)
+            #expect(!response.text.contains("com.attacker"))
+            #expect(!response.text.contains("intent://"))
+            #expect(!response.text.contains("apps.apple.com"))
+        }
+    }
+
     @Test func anAppThatDoesNotHandleTheCodeItselfGetsTheRedirect() async throws {
         try await withApp(["apps": Self.apps]) { client, _, mailbox in
             let response = try await client.post(

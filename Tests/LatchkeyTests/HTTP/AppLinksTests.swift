@@ -100,12 +100,21 @@ import Testing
         }
     }
 
-    @Test func withoutConfiguredAppsAnyWellFormedAppIsAccepted() async throws {
-        try await withApp { client, _, _ in
+    /// With no apps configured, a request naming one would have the landing page offer an attacker's app a live code.
+    @Test(arguments: [
+        (#""iOSBundleId":"com.attacker.app""#, "INVALID_IOS_BUNDLE_ID"),
+        (#""canHandleCodeInApp":true,"androidPackageName":"com.attacker.app","androidInstallApp":true"#, "INVALID_ANDROID_PACKAGE_NAME"),
+    ])
+    func withoutConfiguredAppsRequestsNamingAnAppAreRefused(_ fields: String, _ code: String) async throws {
+        try await withApp { client, workspace, mailbox in
             let response = try await client.post(
                 "/v1/accounts:sendOobCode",
-                json: #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://app.example.com/","iOSBundleId":"com.any.app"}"#)
-            #expect(response.status == .ok)
+                json: #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://app.example.com/",\#(fields)}"#)
+            #expect(response.status == .badRequest)
+            #expect(response.errorMessage?.hasPrefix(code) == true, "\(response.text)")
+            let stored = try await workspace.openDatabase().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_requests") }
+            #expect(stored == 0)
+            #expect(mailbox.messages().isEmpty)
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct SendOobCodeTests {
     @Test func acknowledgesWithNormalizedEmailAndQueuesALinkBuiltFromThePublicURL() async throws {
-        try await withApp { client, _, mailbox in
+        try await withApp(["apps": ActionLandingTests.apps]) { client, _, mailbox in
             let response = try await client.post(
                 "/v1/accounts:sendOobCode",
                 json: """
