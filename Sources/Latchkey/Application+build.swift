@@ -12,6 +12,8 @@ package func buildApplication(
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "latchkey")
     logger.logLevel = configuration.logLevel
+    // The service groups log every service's whole state at debug; that is trace for us.
+    logger.handler = QuietLifecycleLogHandler(wrapping: logger.handler)
 
     let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath, synchronous: configuration.storage.synchronous)
     let secret = try ServerSecret.load(configuration.security)
@@ -43,11 +45,11 @@ package func buildApplication(
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
         store: store, secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
-        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), logsLinks: configuration.mode == .development,
+        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: configuration.mode == .development,
         limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
-        enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics)
+        enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter, metrics: metrics)
     let router = buildRouter(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(

@@ -23,7 +23,10 @@ TEMPLATES = REPO / "templates"
 
 PROJECT_ID = "latchkey-e2e"
 API_KEY = "e2e-api-key"
-NO_RATE_LIMITS = {"sendPerEmail": [], "sendPerIP": [], "completePerIP": [], "apiKeyRequestsPerMinute": 0}
+NO_RATE_LIMITS = {
+    "sendPerEmail": [], "sendPerIP": [], "completePerIP": [], "signUpPerIP": [], "passwordPerIP": [], "passwordPerEmail": [],
+    "apiKeyRequestsPerMinute": 0,
+}
 CONTINUE_URL = "http://localhost/finish"
 
 START_TIMEOUT = 30  # seconds until /healthz must answer (debug builds start slowly)

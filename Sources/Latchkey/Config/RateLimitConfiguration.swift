@@ -1,8 +1,13 @@
 /// Abuse limits.
 ///
-/// - `rateLimits.sendPerEmail`, `rateLimits.sendPerIP`, `rateLimits.completePerIP` (each a list of
-///   `{"limit": N, "windowSeconds": S}`; `[]` turns the rule off): defaults 1 a minute, 5 an hour and 20 a day
-///   per address; 10 sends in 5 minutes per IP; 30 completions (email link or password) in 5 minutes per IP.
+/// - `rateLimits.sendPerEmail`, `rateLimits.sendPerIP`, `rateLimits.completePerIP`, `rateLimits.signUpPerIP`,
+///   `rateLimits.passwordPerIP`, `rateLimits.passwordPerEmail` (each a list of `{"limit": N, "windowSeconds": S}`;
+///   `[]` turns the rule off): defaults 1 a minute, 5 an hour and 20 a day per address; 10 sends in 5 minutes per IP;
+///   30 completions (email link or password) in 5 minutes per IP; 20 sign-ups (password or anonymous) an hour per IP;
+///   30 failed password sign-ins in 5 minutes per IP and 10 in 15 minutes per address. A window opens with a
+///   subject's first attempt and lasts `windowSeconds`.
+/// - `rateLimits.ipv6PrefixLength` (integer, default `64`, 32 to 128): per-IP rules count an IPv6 client by its
+///   network of this length; IPv4 clients are counted by address.
 /// - `rateLimits.apiKeyRequestsPerMinute` (integer, default `600`, `0` for none): requests per API key per
 ///   minute, counted per instance.
 package struct RateLimitConfiguration: Sendable {
@@ -11,9 +16,10 @@ package struct RateLimitConfiguration: Sendable {
 
     init(_ read: inout ConfigSectionReader) {
         limits = .standard
-        for rule in [RateLimits.Rule.sendPerEmail, .sendPerIP, .completePerIP] {
+        for rule in RateLimits.Rule.allCases where rule != .apiKeyPerMinute {
             if let windows = Self.windows(&read, "rateLimits.\(rule.rawValue)") { limits.windows[rule] = windows }
         }
+        limits.ipv6PrefixLength = read.int("rateLimits.ipv6PrefixLength", default: limits.ipv6PrefixLength, in: 32...128)
         apiKeyRequestsPerMinute = read.int("rateLimits.apiKeyRequestsPerMinute", default: 600, in: 0...10_000_000)
     }
 

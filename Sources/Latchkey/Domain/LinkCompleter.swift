@@ -44,7 +44,7 @@ package struct LinkCompleter: Sendable {
         let codeHash = secret.hash(code, for: .linkCode)
         let refresh = minter.makeRefreshToken()
         let now = clock.now
-        let counters = limiter.counters(for: limits, at: now)
+        let counters = limiter.counters(for: limits)
         let outcome = try await store.write { transaction -> Result<Verdict<SignedIn>, RateLimited> in
             if let refusal = try RateLimiter.count(counters, in: transaction, at: now, requester: requester) { return .failure(refusal) }
             return .success(

@@ -31,13 +31,14 @@ package struct LinkIssuer: Sendable {
     let outbox: OutboxSignal
     let publicURL: URL
     let codeLifetime: TimeInterval
-    let logsLinks: Bool
+    /// Development mode logs each link, as Firebase's emulator does, and why a send mailed nothing.
+    let isDevelopment: Bool
     let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
         store: any LinkStore, secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, logsLinks: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        codeLifetime: TimeInterval, isDevelopment: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
@@ -45,7 +46,7 @@ package struct LinkIssuer: Sendable {
         self.outbox = outbox
         self.publicURL = publicURL
         self.codeLifetime = codeLifetime
-        self.logsLinks = logsLinks
+        self.isDevelopment = isDevelopment
         self.limiter = limiter
         self.metrics = metrics
     }
@@ -67,7 +68,7 @@ package struct LinkIssuer: Sendable {
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
-        let counters = limiter.counters(for: limits, at: now)
+        let counters = limiter.counters(for: limits)
         let refusal = try await store.write { transaction -> RateLimited? in
             if let refusal = try RateLimiter.count(counters, in: transaction, at: now, email: request.email, requester: request.requester) {
                 return refusal
@@ -79,14 +80,22 @@ package struct LinkIssuer: Sendable {
             if sendsEmail { try transaction.enqueue(queued) }
             return nil
         }
-        if let refusal { throw refusal }
+        if let refusal {
+            if isDevelopment, refusal.rule == .sendPerEmail {
+                // With enumeration protection the app is told the email was sent; a developer trying again needs to know why none came.
+                logger.info(
+                    "Development mode: no email sent, this address already had one within rateLimits.sendPerEmail",
+                    metadata: ["email": "\(request.email.redacted)", "retry_after_s": "\(refusal.retryAfter)"])
+            }
+            throw refusal
+        }
         metrics.count(code: .issued)
         if sendsEmail {
             metrics.count(email: .queued)
             outbox.nudge()
         }
         logger.debug("Sign-in link issued", metadata: ["email": "\(request.email.redacted)"])
-        if logsLinks {
+        if isDevelopment {
             logger.debug("Development mode: sign-in link", metadata: ["link": "\(link.url)"])
         }
         return (code, link)

@@ -11,17 +11,19 @@ package struct PasswordAccounts: Sendable {
     let clock: any WallClock
     let minter: SessionMinter
     let enumerationProtection: Bool
+    let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
         store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, enumerationProtection: Bool,
-        metrics: ServiceMetrics = ServiceMetrics()
+        limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
         self.minter = SessionMinter(tokens: tokens, secret: secret)
         self.enumerationProtection = enumerationProtection
+        self.limiter = limiter
         self.metrics = metrics
     }
 
@@ -52,15 +54,25 @@ package struct PasswordAccounts: Sendable {
     }
 
     /// Signs in with a password. With enumeration protection every failure looks the same.
-    package func signIn(email: EmailAddress, password: String, logger: Logger) async throws -> Session {
+    ///
+    /// Wrong passwords are counted against `failureLimits`; once one of their windows is full, every attempt is refused
+    /// before the password is looked at. A hash made before passwords were pre-hashed is replaced by a current one.
+    package func signIn(
+        email: EmailAddress, password: String, failureLimits: [RateLimiter.Check] = [], requester: RequesterSummary = RequesterSummary(),
+        logger: Logger
+    ) async throws -> Session {
+        try await limiter.refuseIfFull(failureLimits, email: email, requester: requester)
         let account = try await store.read { try $0.account(email: email) }
         guard let account, let passwordHash = account.passwordHash else {
             try await hasher.verifyDecoy(password)
+            try await limiter.countFailure(failureLimits)
             throw enumerationProtection ? SignInError.invalidLoginCredentials : account == nil ? .emailNotFound : .invalidPassword
         }
         guard try await hasher.verify(password, against: passwordHash) else {
+            try await limiter.countFailure(failureLimits)
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
+        let upgradedHash = PasswordHasher.isOutdated(passwordHash) ? try await hasher.hash(password) : nil
         let refresh = minter.makeRefreshToken()
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
@@ -71,6 +83,7 @@ package struct PasswordAccounts: Sendable {
             }
             guard !current.isDisabled else { return .refused(.userDisabled) }
             current.lastSignInAt = now
+            if let upgradedHash { current.passwordHash = upgradedHash }
             try transaction.update(current)
             try transaction.insert(refresh.record(accountID: current.id, authTime: now, now: now))
             return .accepted(current)

@@ -1,14 +1,25 @@
+import Crypto
+import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 import Synchronization
 
 /// Hashes and checks passwords with bcrypt, off the event loops and the cooperative pool (a hash takes
 /// tens of milliseconds by design).
+///
+/// bcrypt reads its input up to the first NUL byte and at most 72 bytes, so hashing a password directly would let
+/// `abcdef\0secret` open with `abcdef`, and a 72-byte prefix open a longer password. Hashes are therefore made of the
+/// base64 SHA-256 of the password's exact UTF-8 bytes, marked with `prehashedPrefix`. Hashes made before that (plain
+/// `$2b$…`) keep working for every password they can compare exactly (no NUL, at most 72 bytes), and are replaced
+/// on the next sign-in.
 package final class PasswordHasher: Sendable {
     /// Firebase's rule, and its message.
     package static let minimumLength = 6
-    /// bcrypt reads at most 72 bytes; longer passwords would silently share a hash with their prefix.
-    package static let maximumLength = 72
+    /// Firebase's longest password policy; the pre-hash makes every byte count, however many.
+    package static let maximumLength = 4096
+    /// What the older, direct bcrypt hashes could compare.
+    static let directBcryptLimit = 72
+    static let prehashedPrefix = "sha256-bcrypt:"
 
     let cost: UInt8
     /// A hash of a random password at the same cost, made on first use.
@@ -32,18 +43,43 @@ package final class PasswordHasher: Sendable {
 
     package func hash(_ password: String) async throws -> String {
         let cost = cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let input = Self.prehashed(password)
+        return try await NIOThreadPool.singleton.runIfActive { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
     }
 
+    /// Whether `password` is exactly the one `hash` was made from.
     package func verify(_ password: String, against hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let (input, stored): (String, String)
+        if hash.hasPrefix(Self.prehashedPrefix) {
+            (input, stored) = (Self.prehashed(password), String(hash.dropFirst(Self.prehashedPrefix.count)))
+        } else if password.utf8.count <= Self.directBcryptLimit, !password.utf8.contains(0) {
+            (input, stored) = (password, hash)
+        } else {
+            // A direct hash cannot tell this password from its truncation: refuse it, after the same work as a check.
+            (input, stored) = (Self.prehashed(password), hash)
+            _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
+            return false
+        }
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
     }
 
-    /// Checks length rules before any hashing work is spent.
+    /// A hash made before passwords were pre-hashed, to be replaced once its password is known again.
+    package static func isOutdated(_ hash: String) -> Bool {
+        !hash.hasPrefix(prehashedPrefix)
+    }
+
+    /// 44 base64 characters: never a NUL, always under bcrypt's 72 bytes.
+    private static func prehashed(_ password: String) -> String {
+        Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
+    }
+
+    /// Checks a new password before any hashing work is spent.
     package static func validate(_ password: String?) throws(SignInError) -> String {
         guard let password, !password.isEmpty else { throw .missingPassword }
         guard password.count >= minimumLength else { throw .weakPassword }
         guard password.utf8.count <= maximumLength else { throw .passwordTooLong }
+        // A NUL or a line break in a password is a mistake or an attack, and some clients could never type it again.
+        guard !password.containsControlCharacters else { throw .passwordHasControlCharacters }
         return password
     }
 }

@@ -68,6 +68,8 @@ struct AccountsController {
             let disabled: Bool?
             let createdAt: String
             let lastLoginAt: String?
+            /// Firebase marks users who sign in by email link; absent otherwise.
+            let emailLinkSignin: Bool?
 
             init(_ account: Account) {
                 func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
@@ -83,6 +85,7 @@ struct AccountsController {
                 disabled = account.isDisabled ? true : nil
                 createdAt = milliseconds(account.createdAt)
                 lastLoginAt = account.lastSignInAt.map(milliseconds)
+                emailLinkSignin = account.signInMethods.contains(.emailLink) ? true : nil
             }
         }
         var kind = "identitytoolkit#GetAccountInfoResponse"
@@ -97,6 +100,10 @@ struct AccountsController {
             email = try IdentityToolkitController.email(in: body)
             password = try PasswordHasher.validate(try IdentityToolkitController.optionalString(body["password"], else: .missingPassword))
         }
+        // Counted per IP: each sign-up is an account, and `EMAIL_EXISTS` tells whether an address is registered.
+        if !context.isAdmin {
+            try await limiter.admit([RateLimiter.Check(.signUpPerIP, context.clientIP ?? "")], email: email, requester: context.requester(of: request))
+        }
         let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
         return SignUpResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
@@ -109,8 +116,12 @@ struct AccountsController {
         guard let password = try IdentityToolkitController.optionalString(body["password"], else: .invalidPassword), !password.isEmpty else {
             throw SignInError.missingPassword
         }
-        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: context.requester(of: request)) }
-        let session = try await passwords.signIn(email: email, password: password, logger: context.logger)
+        let requester = context.requester(of: request)
+        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: requester) }
+        let failureLimits =
+            context.isAdmin ? [] : [RateLimiter.Check(.passwordPerIP, context.clientIP ?? ""), RateLimiter.Check(.passwordPerEmail, email.value)]
+        let session = try await passwords.signIn(
+            email: email, password: password, failureLimits: failureLimits, requester: requester, logger: context.logger)
         return SignInWithPasswordResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value)

@@ -8,6 +8,10 @@ import Darwin
 package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package let bytes: [UInt8]
 
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// Parses a literal address, tolerating the forms proxies write: `[2001:db8::1]`, `192.0.2.1:8080`, `[::1]:443`.
     package init?(_ text: some StringProtocol) {
         var literal = Substring(text.trimmingSpacesAndQuotes)
@@ -38,7 +42,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A block of addresses in CIDR notation (`10.0.0.0/8`, `::1/128`; a bare address is a block of one).
-package struct IPNetwork: Sendable, Equatable {
+package struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     let base: IPAddress
     let prefixLength: Int
 
@@ -53,6 +57,19 @@ package struct IPNetwork: Sendable, Equatable {
         self.base = base
         self.prefixLength = length
     }
+
+    /// The block of `prefixLength` bits that holds `address`.
+    package init(_ address: IPAddress, prefixLength: Int) {
+        let length = min(max(prefixLength, 0), address.bytes.count * 8)
+        var remaining = length
+        base = IPAddress(bytes: address.bytes.map { byte in
+            defer { remaining -= 8 }
+            return remaining >= 8 ? byte : remaining <= 0 ? 0 : byte & ~(0xFF >> UInt8(remaining))
+        })
+        self.prefixLength = length
+    }
+
+    package var description: String { "\(base)/\(prefixLength)" }
 
     package func contains(_ address: IPAddress) -> Bool {
         guard address.bytes.count == base.bytes.count else { return false }

@@ -73,7 +73,7 @@ struct IdentityToolkitController {
         } catch let refusal as RateLimited where refusal.rule == .sendPerEmail && enumerationProtection {
             // Saying "too many" would tell a prober that someone just asked for this address.
             metrics.countRejection(by: refusal.rule)
-            context.logger.info("Send dropped by the per-address limit", metadata: ["email": "\(email.redacted)"])
+            context.logger.debug("Send dropped by the per-address limit", metadata: ["email": "\(email.redacted)"])
             return SendOobCodeResponse(email: email.value)
         }
         guard returnsLink else { return SendOobCodeResponse(email: email.value) }

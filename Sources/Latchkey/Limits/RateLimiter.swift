@@ -2,10 +2,11 @@ import Foundation
 
 /// Counts attempts in the database, so restarts and several instances share the counts.
 ///
-/// Each window is one fixed-window counter row keyed by a keyed hash of the subject, then rule and window length:
-/// the windows of one subject sort together, so counting them touches one page of the key index.
-/// An attempt is checked against every window first and counted in all of them only when none refuses, so a
-/// refused attempt does not push the subject's other windows further.
+/// Each window is one counter row keyed by a keyed hash of the subject, then rule and window length: the windows of
+/// one subject sort together, so counting them touches one page of the key index. A window opens with the subject's
+/// first attempt and lasts its length (a rolling window, not the clock's minutes). An attempt is checked against
+/// every window first and counted in all of them only when none refuses, so a refused attempt does not push the
+/// subject's other windows further.
 package struct RateLimiter: Sendable {
     /// One subject to count under one rule.
     package struct Check: Sendable {
@@ -31,27 +32,52 @@ package struct RateLimiter: Sendable {
     }
 
     /// Counts one attempt in its own transaction, or throws `RateLimited` (and audits the refusal).
-    package func admit(_ checks: [Check], requester: RequesterSummary = RequesterSummary()) async throws {
+    package func admit(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary = RequesterSummary()) async throws {
         let now = clock.now
-        let counters = counters(for: checks, at: now)
+        let counters = counters(for: checks)
         guard !counters.isEmpty else { return }
         let refusal = try await store.write { transaction in
-            try Self.count(counters, in: transaction, at: now, requester: requester)
+            try Self.count(counters, in: transaction, at: now, email: email, requester: requester)
         }
         if let refusal { throw refusal }
     }
 
-    /// The counters `checks` touch at `now`; to be counted inside a caller's own transaction with `count`.
-    package func counters(for checks: [Check], at now: Date) -> [Counter] {
+    /// Throws `RateLimited` (and audits the refusal) when any window of `checks` is full, counting nothing: for limits
+    /// on failures, which are counted with `countFailure` once an attempt has failed.
+    package func refuseIfFull(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary) async throws {
+        let now = clock.now
+        let counters = counters(for: checks)
+        guard !counters.isEmpty else { return }
+        let full = try await store.read { transaction in try Self.firstFull(counters, in: transaction, at: now) }
+        guard let (counter, endsAt) = full else { return }
+        try await store.write { transaction in try Self.audit(counter, in: transaction, at: now, email: email, requester: requester) }
+        throw RateLimited(rule: counter.rule, retryAfter: max(1, endsAt - Int(now.timeIntervalSince1970)))
+    }
+
+    /// Counts one failed attempt in every window of `checks`.
+    package func countFailure(_ checks: [Check]) async throws {
+        let now = Int(clock.now.timeIntervalSince1970)
+        let counters = counters(for: checks)
+        guard !counters.isEmpty else { return }
+        try await store.write { transaction in
+            for counter in counters { try transaction.countRateAttempt(key: counter.key, at: now, windowSeconds: counter.seconds) }
+        }
+    }
+
+    /// The counters `checks` touch; to be counted inside a caller's own transaction with `count`.
+    package func counters(for checks: [Check]) -> [Counter] {
         checks.flatMap { check in
-            let subject = secret.hash(check.subject, for: .rateLimitSubject).base64URLEncoded()
+            let subject = secret.hash(subject(of: check), for: .rateLimitSubject).base64URLEncoded()
             return (limits.windows[check.rule] ?? []).map { window in
-                let start = Int(now.timeIntervalSince1970) / window.seconds * window.seconds
-                return Counter(
-                    rule: check.rule, key: "\(subject):\(check.rule.rawValue):\(window.seconds)", limit: window.limit, windowStart: start,
-                    windowEnd: start + window.seconds)
+                Counter(rule: check.rule, key: "\(subject):\(check.rule.rawValue):\(window.seconds)", limit: window.limit, seconds: window.seconds)
             }
         }
+    }
+
+    /// An IPv6 client is counted by its network, since one host commonly holds a whole /64.
+    private func subject(of check: Check) -> String {
+        guard check.rule.isPerIP, let address = IPAddress(check.subject), address.bytes.count == 16 else { return check.subject }
+        return IPNetwork(address, prefixLength: limits.ipv6PrefixLength).description
     }
 
     /// Refuses when any counter is full, recording the refusal in the audit trail (naming `email` when the caller
@@ -59,22 +85,39 @@ package struct RateLimiter: Sendable {
     package static func count(
         _ counters: [Counter], in transaction: any StoreTransaction, at now: Date, email: EmailAddress? = nil, requester: RequesterSummary
     ) throws -> RateLimited? {
-        for counter in counters where try transaction.rateCount(key: counter.key, windowStart: counter.windowStart) >= counter.limit {
-            try transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
-            return RateLimited(rule: counter.rule, retryAfter: max(1, counter.windowEnd - Int(now.timeIntervalSince1970)))
+        if let (counter, endsAt) = try firstFull(counters, in: transaction, at: now) {
+            try audit(counter, in: transaction, at: now, email: email, requester: requester)
+            return RateLimited(rule: counter.rule, retryAfter: max(1, endsAt - Int(now.timeIntervalSince1970)))
         }
+        let seconds = Int(now.timeIntervalSince1970)
         for counter in counters {
-            try transaction.countRateAttempt(key: counter.key, windowStart: counter.windowStart, expiresAt: counter.windowEnd)
+            try transaction.countRateAttempt(key: counter.key, at: seconds, windowSeconds: counter.seconds)
         }
         return nil
     }
 
-    /// One fixed window of one rule for one subject.
+    /// The first counter whose open window is full, with the end of that window.
+    private static func firstFull(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> (Counter, Int)? {
+        let seconds = Int(now.timeIntervalSince1970)
+        for counter in counters {
+            if let window = try transaction.rateWindow(key: counter.key, at: seconds), window.count >= counter.limit {
+                return (counter, window.endsAt)
+            }
+        }
+        return nil
+    }
+
+    private static func audit(
+        _ counter: Counter, in transaction: any StoreTransaction, at now: Date, email: EmailAddress?, requester: RequesterSummary
+    ) throws {
+        try transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
+    }
+
+    /// One window of one rule for one subject.
     package struct Counter: Sendable {
         let rule: RateLimits.Rule
         let key: String
         let limit: Int
-        let windowStart: Int
-        let windowEnd: Int
+        let seconds: Int
     }
 }

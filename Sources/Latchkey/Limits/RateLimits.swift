@@ -5,11 +5,19 @@ package struct RateLimits: Sendable, Equatable {
         case sendPerEmail
         case sendPerIP
         case completePerIP
+        case signUpPerIP
+        /// Failed password sign-ins, per client IP and per address.
+        case passwordPerIP
+        case passwordPerEmail
         /// Counted in memory by `APIKeyQuota`, not by windows here.
         case apiKeyPerMinute
+
+        /// Whether the subject is a client IP, counted by its network for IPv6 (`RateLimits.ipv6PrefixLength`).
+        var isPerIP: Bool { rawValue.hasSuffix("PerIP") }
     }
 
-    /// At most `limit` attempts in each fixed window of `seconds`.
+    /// At most `limit` attempts in `seconds` from the first attempt of the window: the window rolls with the
+    /// subject's own attempts, rather than starting on the clock's minutes.
     package struct Window: Sendable, Equatable {
         package var limit: Int
         package var seconds: Int
@@ -21,16 +29,23 @@ package struct RateLimits: Sendable, Equatable {
     }
 
     package var windows: [Rule: [Window]]
+    /// IPv6 clients are counted by network: one host commonly holds a whole /64 and can rotate through it.
+    package var ipv6PrefixLength: Int
 
-    /// The defaults: one email a minute, 5 an hour and 20 a day per address; 10 sends and 30 completions per
-    /// IP in 5 minutes.
+    /// The defaults: one email a minute, 5 an hour and 20 a day per address; 10 sends and 30 completions per IP in
+    /// 5 minutes; 20 sign-ups per IP an hour; 30 failed password sign-ins per IP in 5 minutes and 10 per address in
+    /// 15 minutes.
     package static let standard = RateLimits(windows: [
         .sendPerEmail: [Window(limit: 1, seconds: 60), Window(limit: 5, seconds: 3600), Window(limit: 20, seconds: 86_400)],
         .sendPerIP: [Window(limit: 10, seconds: 300)],
         .completePerIP: [Window(limit: 30, seconds: 300)],
+        .signUpPerIP: [Window(limit: 20, seconds: 3600)],
+        .passwordPerIP: [Window(limit: 30, seconds: 300)],
+        .passwordPerEmail: [Window(limit: 10, seconds: 900)],
     ])
 
-    package init(windows: [Rule: [Window]]) {
+    package init(windows: [Rule: [Window]], ipv6PrefixLength: Int = 64) {
         self.windows = windows
+        self.ipv6PrefixLength = ipv6PrefixLength
     }
 }

@@ -40,6 +40,12 @@ package struct OutboxStatus: Sendable, Equatable {
     package var lastError: String?
 }
 
+/// The attempts counted in one open rate-limit window, and when it ends (Unix seconds).
+package struct RateWindow: Sendable, Equatable {
+    package var count: Int
+    package var endsAt: Int
+}
+
 /// The operations available inside one write transaction.
 package protocol StoreTransaction {
     func insert(_ request: PendingRequest) throws
@@ -69,10 +75,10 @@ package protocol StoreTransaction {
 
     func enqueue(_ message: OutboxMessage) throws
 
-    /// Attempts counted so far in the fixed window starting at `windowStart` (0 when the row is from an older one).
-    func rateCount(key: String, windowStart: Int) throws -> Int
-    /// Counts one attempt, starting the counter afresh when its stored window is older.
-    func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws
+    /// The window of `key` still open at `now` (Unix seconds), or nil when none is.
+    func rateWindow(key: String, at now: Int) throws -> RateWindow?
+    /// Counts one attempt in the open window of `key`, or opens a window of `windowSeconds` at `now`.
+    func countRateAttempt(key: String, at now: Int, windowSeconds: Int) throws
     /// Removes counters whose window ended before `now`; returns how many.
     func deleteExpiredRateCounters(before now: Int) throws -> Int
 

@@ -152,20 +152,22 @@ struct SQLiteStoreTransaction: StoreTransaction {
             ])
     }
 
-    func rateCount(key: String, windowStart: Int) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM rate_counters WHERE key = ? AND window_start = ?"), arguments: [key, windowStart])
-            ?? 0
+    func rateWindow(key: String, at now: Int) throws -> RateWindow? {
+        try row(sql: "SELECT count, expires_at FROM rate_counters WHERE key = ? AND expires_at > ?", arguments: [key, now])
+            .map { RateWindow(count: $0["count"], endsAt: $0["expires_at"]) }
     }
 
-    func countRateAttempt(key: String, windowStart: Int, expiresAt: Int) throws {
+    /// In `DO UPDATE`, bare column names are the stored row's: a window still open counts on, an ended one restarts.
+    func countRateAttempt(key: String, at now: Int, windowSeconds: Int) throws {
         try execute(
             sql: """
-                INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+                INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?1, ?2, 1, ?2 + ?3)
                 ON CONFLICT (key) DO UPDATE SET
-                    count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
-                    window_start = excluded.window_start, expires_at = excluded.expires_at
+                    count = CASE WHEN expires_at > excluded.window_start THEN count + 1 ELSE 1 END,
+                    window_start = CASE WHEN expires_at > excluded.window_start THEN window_start ELSE excluded.window_start END,
+                    expires_at = CASE WHEN expires_at > excluded.window_start THEN expires_at ELSE excluded.expires_at END
                 """,
-            arguments: [key, windowStart, expiresAt])
+            arguments: [key, now, windowSeconds])
     }
 
     func deleteExpiredRateCounters(before now: Int) throws -> Int {

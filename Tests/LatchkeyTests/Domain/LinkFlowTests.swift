@@ -27,7 +27,7 @@ import Testing
             let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
             let issuer = LinkIssuer(
                 store: store, secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
-                codeLifetime: 600, logsLinks: false, limiter: limiter)
+                codeLifetime: 600, isDevelopment: false, limiter: limiter)
             try await body(
                 Services(
                     issuer: issuer,

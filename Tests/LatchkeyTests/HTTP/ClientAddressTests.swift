@@ -69,4 +69,13 @@ import Testing
             #expect(link.scheme == "https" && link.host == "auth.example.com")
         }
     }
+
+    @Test(arguments: [
+        ("2001:db8:1:2:3:4:5:6", 64, "2001:db8:1:2::/64"), ("2001:db8:1:2:3:4:5:6", 48, "2001:db8:1::/48"),
+        ("2001:db8:1:2:3:4:5:6", 60, "2001:db8:1::/60"), ("2001:db8:1:2:3:4:5:6", 128, "2001:db8:1:2:3:4:5:6/128"),
+        ("192.0.2.77", 24, "192.0.2.0/24"),
+    ])
+    func aNetworkIsMaskedToItsPrefix(_ address: String, _ length: Int, _ expected: String) throws {
+        #expect(IPNetwork(try #require(IPAddress(address)), prefixLength: length).description == expected)
+    }
 }

@@ -38,7 +38,7 @@ import Testing
             #expect(try signedIn.json["localId"] as? String == body["localId"] as? String)
             #expect(try signedIn.json["registered"] as? Bool == true)
             let stored = try await workspace.openDatabase().read { try String.fetchOne($0, sql: "SELECT password_hash FROM accounts") }
-            #expect(stored?.hasPrefix("$2") == true && stored?.contains("hunter22") == false)
+            #expect(stored?.hasPrefix("sha256-bcrypt:$2") == true && stored?.contains("hunter22") == false)
         }
     }
 

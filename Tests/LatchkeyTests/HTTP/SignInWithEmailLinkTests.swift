@@ -34,6 +34,21 @@ import Testing
         }
     }
 
+    /// Firebase's lookup marks users who sign in by email link, and only them.
+    @Test func lookupSaysEmailLinkSigninForUsersWhoSignInByLink() async throws {
+        try await withApp { client, _, mailbox in
+            func user(_ idToken: Any?) async throws -> [String: Any] {
+                let token = try #require(idToken as? String)
+                return try #require((try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(token)"}"#).json["users"] as? [[String: Any]])?.first)
+            }
+            try await client.sendLink()
+            let linked = try await client.complete(code: try await mailbox.code()).json
+            #expect(try await user(linked["idToken"])["emailLinkSignin"] as? Bool == true)
+            let password = try await client.post("/v1/accounts:signUp", json: #"{"email":"bob@example.com","password":"secret-pw"}"#).json
+            #expect(try await user(password["idToken"])["emailLinkSignin"] == nil)
+        }
+    }
+
     @Test func idTokenCarriesFirebaseClaimsAndVerifiesAgainstThePublishedJWKS() async throws {
         let clock = FixedClock(Date().addingTimeInterval(-10))
         try await withApp(clock: clock) { client, _, mailbox in

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import InMemoryLogging
 import Latchkey
+import Logging
 import Testing
 
 /// Abuse limits through the API, on a real SQLite file, with a clock the test moves.
@@ -113,6 +115,96 @@ import Testing
             await ExpiredRowSweeper(store: store, clock: clock, auditRetention: 86_400, logger: .init(label: "test")).sweep()
             #expect(try await workspace.openDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM rate_counters") } == 0)
             try await limiter().admit([.init(.completePerIP, "203.0.113.7")])
+        }
+    }
+
+    /// A window opens with the address's first send: crossing a clock minute does not reset it.
+    @Test func thePerAddressWindowRollsWithTheFirstSendNotTheClockMinute() async throws {
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_800_000_050))  // 10 s before a minute starts
+        let limits: [String: Any] = ["rateLimits.sendPerEmail": Self.windows((1, 60)), "emailEnumerationProtection": false]
+        try await withApp(limits, clock: clock) { client, _, _ in
+            #expect(try await client.sendLink().status == .ok)
+            clock.advance(by: 15)
+            let refused = try await client.sendLink()
+            #expect(refused.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(refused.headers[.retryAfter] == "45")
+            clock.advance(by: 45)
+            #expect(try await client.sendLink().status == .ok)
+        }
+    }
+
+    @Test func signUpsAreLimitedPerIP() async throws {
+        try await withApp(["rateLimits.signUpPerIP": Self.windows((2, 3600))], testing: .live) { client, workspace, _ in
+            #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"a@example.com","password":"secret-pw"}"#).status == .ok)
+            #expect(try await client.post("/v1/accounts:signUp", json: "{}").status == .ok)
+            let refused = try await client.post("/v1/accounts:signUp", json: #"{"email":"b@example.com","password":"secret-pw"}"#)
+            #expect(refused.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 3500)
+            let accounts = try await workspace.openDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM accounts") }
+            #expect(accounts == 2)
+        }
+    }
+
+    /// Wrong passwords are counted per address (from any IP) and per IP (for any address); right ones are not.
+    @Test func failedPasswordSignInsAreLimitedPerAddressAndPerIP() async throws {
+        let limits: [String: Any] = [
+            "rateLimits.passwordPerEmail": Self.windows((3, 900)), "rateLimits.passwordPerIP": Self.windows((5, 300)),
+            "emailEnumerationProtection": false,
+        ]
+        try await withApp(limits, testing: .live) { client, _, _ in
+            for email in ["alice@example.com", "bob@example.com"] {
+                let created = try await client.post("/v1/accounts:signUp", json: #"{"email":"\#(email)","password":"right-pw"}"#)
+                #expect(created.status == .ok)
+            }
+            for _ in 0..<3 { #expect(try await Self.signIn(client, "alice@example.com", "right-pw").status == .ok) }
+            for _ in 0..<3 { #expect(try await Self.signIn(client, "alice@example.com", "wrong-pw").errorMessage == "INVALID_PASSWORD") }
+            // Alice's address is locked, even for her right password; Bob's is not.
+            #expect(try await Self.signIn(client, "alice@example.com", "right-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(try await Self.signIn(client, "bob@example.com", "right-pw").status == .ok)
+            // Two more failures from this IP, on any address, fill its window.
+            #expect(try await Self.signIn(client, "nobody@example.com", "guess").errorMessage == "EMAIL_NOT_FOUND")
+            #expect(try await Self.signIn(client, "bob@example.com", "guess").errorMessage == "INVALID_PASSWORD")
+            #expect(try await Self.signIn(client, "bob@example.com", "right-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        }
+    }
+
+    /// One host commonly holds a /64: rotating addresses inside it must not buy fresh counts.
+    @Test func ipv6ClientsAreCountedByTheirNetwork() async throws {
+        let settings: [String: Any] = ["rateLimits.sendPerIP": Self.windows((2, 300)), "server.trustedProxies": ["127.0.0.1"]]
+        try await withApp(settings, testing: .live) { client, _, _ in
+            let first = try await Self.send(client, from: "2001:db8:1:2::a")
+            #expect(first.status == .ok)
+            #expect(try await Self.send(client, from: "2001:db8:1:2:ffff:1:2:3").status == .ok)
+            #expect(try await Self.send(client, from: "2001:db8:1:2::b").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+            #expect(try await Self.send(client, from: "2001:db8:1:3::a").status == .ok)
+            // IPv4 clients stay per address.
+            #expect(try await Self.send(client, from: "192.0.2.1").status == .ok)
+            #expect(try await Self.send(client, from: "192.0.2.1").status == .ok)
+            #expect(try await Self.send(client, from: "192.0.2.2").status == .ok)
+        }
+    }
+
+    static func signIn(_ client: any TestClientProtocol, _ email: String, _ password: String) async throws -> TestResponse {
+        try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+    }
+
+    static func send(_ client: any TestClientProtocol, from address: String) async throws -> TestResponse {
+        try await client.sendLink(to: "\(UUID().uuidString.prefix(8))@example.com", headers: [HTTPField.Name("X-Forwarded-For")!: address])
+    }
+
+    /// A developer re-running the Quick start within the minute is told why no email came; production says nothing at info.
+    @Test(arguments: [("development", true), ("production", false)])
+    func developmentModeSaysWhyASendMailedNothing(_ mode: String, _ explains: Bool) async throws {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "test") { _ in handler }
+        try await withApp(["mode": mode, "rateLimits.sendPerEmail": Self.windows((1, 60))], logger: logger) { client, _, mailbox in
+            let first = try await client.sendLink()
+            #expect(first.status == .ok)
+            #expect(try await client.sendLink().status == .ok)
+            _ = try await mailbox.waitForMessages(1)
+            let explained = handler.entries.filter { $0.level == .info && $0.message.description.contains("no email sent") }
+            #expect(explained.count == (explains ? 1 : 0))
+            #expect(explained.allSatisfy { $0.metadata["retry_after_s"]?.description == "60" && $0.metadata["email"]?.description == "a***@example.com" })
         }
     }
 }

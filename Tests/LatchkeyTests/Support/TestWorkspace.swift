@@ -31,7 +31,10 @@ struct TestWorkspace {
             "mail": ["from": "no-reply@example.com", "file": ["directory": outboxDirectory.path]],
             "server": ["port": 0],
             // Tests send many links from one address; `RateLimitTests` turns the limits back on.
-            "rateLimits": ["sendPerEmail": [], "sendPerIP": [], "completePerIP": [], "apiKeyRequestsPerMinute": 0],
+            "rateLimits": [
+                "sendPerEmail": [], "sendPerIP": [], "completePerIP": [], "signUpPerIP": [], "passwordPerIP": [], "passwordPerEmail": [],
+                "apiKeyRequestsPerMinute": 0,
+            ],
         ]
         for (key, value) in overrides {
             settings.setValue(value, atPath: key.split(separator: ".").map(String.init))
