@@ -13,7 +13,8 @@ package struct EmailRenderer: Sendable {
         let expiresInMinutes: Int
         let requestedAt: String
         let ipAddress: String?
-        let userAgent: String?
+        /// Recognised names only: the User-Agent itself never reaches an email (see `DeviceName`).
+        let device: DeviceName
 
         /// Named lookups instead of swift-mustache's `Mirror` reflection, which cost more than the rest of rendering.
         func child(named name: String) -> Any? {
@@ -24,7 +25,8 @@ package struct EmailRenderer: Sendable {
             case "expiresInMinutes": expiresInMinutes
             case "requestedAt": requestedAt
             case "ipAddress": ipAddress.map { $0 as Any }
-            case "userAgent": userAgent.map { $0 as Any }
+            case "browser": device.browser.map { $0 as Any }
+            case "platform": device.platform.map { $0 as Any }
             default: nil
             }
         }
@@ -52,7 +54,7 @@ package struct EmailRenderer: Sendable {
         let time = requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false))
         let view = SignInView(
             appName: appName, link: letter.link, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
-            requestedAt: time + " UTC", ipAddress: letter.ipAddress, userAgent: letter.userAgent)
+            requestedAt: time + " UTC", ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
         let folder = "email/\(languages.folder(for: LanguageTag(letter.language) ?? .english))/"
         func render(_ name: String) -> String { library.render(view, withTemplate: folder + name) ?? "" }
         let subject = render("sign-in.subject").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()

@@ -19,6 +19,7 @@ package struct SQLiteLinkStore: LinkStore {
     package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createPrivateDirectory(at: url.deletingLastPathComponent())
+        try createPrivateFileIfMissing(at: url)
         var configuration = Configuration()
         // Another process (`latchkey outbox`, a backup) may hold the write lock for a moment; wait rather than fail.
         configuration.busyMode = .timeout(5)

@@ -11,7 +11,9 @@ import Testing
             sender: MailAddress(address: "no-reply@example.com", displayName: "Example"), appName: "Example")
     }
 
-    func render(_ language: String, userAgent: String? = "Firefox <script>") async throws -> MailMessage {
+    static let firefoxOnAndroid = "Mozilla/5.0 (Android 15; Mobile; rv:140.0) Gecko/140.0 Firefox/140.0"
+
+    func render(_ language: String, userAgent: String? = firefoxOnAndroid) async throws -> MailMessage {
         let link = try SignInLink(
             publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
             settings: ActionCodeSettings(continueURL: "https://app.example.com/?a=1&b=2", authorizedDomains: ["app.example.com"]),
@@ -30,7 +32,7 @@ import Testing
         #expect(message.htmlBody.contains("https://auth.example.com/__/auth/action?mode=signIn&amp;oobCode=CODE123"))
         #expect(message.htmlBody.contains("lang=\"\(language)\""))
         #expect(message.textBody.contains("203.0.113.9") && message.htmlBody.contains("203.0.113.9"))
-        #expect(message.htmlBody.contains("Firefox &lt;script&gt;") && !message.htmlBody.contains("<script>"))
+        #expect(message.textBody.contains("Firefox") && message.textBody.contains("Android") && !message.textBody.contains("Gecko"))
         #expect(!message.htmlBody.contains("{{") && !message.textBody.contains("{{"))
         #expect(try message.mimeData().count > 1000)
         // The letter's request time, kept through the outbox, is what the email states and its Date header.
@@ -44,11 +46,29 @@ import Testing
         #expect(message.htmlBody.contains("lang=\"\(rendered)\""))
     }
 
-    @Test func anEmptyUserAgentLeavesNoDeviceLine() async throws {
-        let with = try await render("en", userAgent: "Safari")
-        let without = try await render("en", userAgent: "  ")
-        #expect(with.textBody.contains("Safari"))
-        #expect(without.textBody.count < with.textBody.count)
+    @Test(arguments: [
+        (firefoxOnAndroid, "Device: Firefox on Android"),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1", "Device: Safari on iPhone"),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 Edg/140.0", "Device: Edge on Windows"),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 Chrome/140.0 Safari/537.36", "Device: Chrome on Mac"),
+        ("Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8)", "Device: Android"),
+        ("curl/8.5.0", "Device: unknown"),
+        ("  ", "Device: unknown"),
+    ])
+    func theDeviceLineNamesOnlyARecognisedBrowserAndPlatform(_ userAgent: String, _ line: String) async throws {
+        let message = try await render("en", userAgent: userAgent)
+        #expect(message.textBody.contains(line + "\n"), "\(message.textBody)")
+    }
+
+    /// Whatever the User-Agent says never reaches the email: it would let anyone write into a genuine one.
+    @Test(arguments: languages)
+    func theUserAgentTextNeverReachesTheEmail(_ language: String) async throws {
+        let hostile = "Firefox/1 If this wasn't you, call +1 555 0100 or visit https://evil.example \u{202E}moc.live\u{202C} <b>ACT-NOW</b>"
+        let message = try await render(language, userAgent: hostile)
+        for body in [message.textBody, message.htmlBody] {
+            #expect(!body.contains("555") && !body.contains("evil") && !body.contains("\u{202E}") && !body.contains("ACT-NOW"))
+            #expect(body.contains("Firefox"))
+        }
     }
 
     @Test func aSubjectThatCannotBeAHeaderStopsStartUp() async throws {

@@ -139,6 +139,28 @@ import Testing
     }
 }
 
+/// The database holds sessions and sealed mail: only the service's own user may read it, whatever the umask.
+@Suite struct SQLiteFileModeTests {
+    let alice = EmailAddress("alice@example.com")!
+
+    @Test func theDataDirectoryTheDatabaseAndItsLogAreOwnerOnly() async throws {
+        try await withWorkspace { workspace in
+            let data = workspace.directory.appendingPathComponent("data")
+            let path = data.appendingPathComponent("latchkey.sqlite").path
+            let store = try SQLiteLinkStore(path: path)
+            let message = OutboxMessage(recipient: alice, format: .mime, sealedContent: Data([1]), createdAt: Date())
+            try await store.write { try $0.enqueue(message) }
+            func mode(_ path: String) throws -> Int {
+                try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            }
+            #expect(try mode(data.path) == 0o700)
+            for file in [path, path + "-wal", path + "-shm"] {
+                #expect(try mode(file) == 0o600, "\(file)")
+            }
+        }
+    }
+}
+
 @Suite struct SQLiteDurabilityTests {
     @Test(arguments: [(StorageConfiguration.Synchronous.normal, "journal wal, synchronous normal"), (.full, "journal wal, synchronous full")])
     func commitsGetTheConfiguredSynchronousLevel(_ level: StorageConfiguration.Synchronous, _ expected: String) async throws {
