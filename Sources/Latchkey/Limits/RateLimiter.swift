@@ -31,7 +31,7 @@ package struct RateLimiter: Sendable {
         self.clock = clock
     }
 
-    /// Counts one attempt in its own transaction, or throws `RateLimited` (and audits the refusal).
+    /// Counts one attempt in its own transaction, or throws `RateLimited` (auditing a window's first refusal).
     package func admit(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary = RequesterSummary()) async throws {
         let now = clock.now
         let counters = counters(for: checks)
@@ -42,16 +42,18 @@ package struct RateLimiter: Sendable {
         if let refusal { throw refusal }
     }
 
-    /// Throws `RateLimited` (and audits the refusal) when any window of `checks` is full, counting nothing: for limits
+    /// Throws `RateLimited` (auditing a window's first refusal) when any window of `checks` is full, counting nothing: for limits
     /// on failures, which are counted with `countFailure` once an attempt has failed.
     package func refuseIfFull(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary) async throws {
         let now = clock.now
         let counters = counters(for: checks)
         guard !counters.isEmpty else { return }
         let full = try await store.read { transaction in try Self.firstFull(counters, in: transaction, at: now) }
-        guard let (counter, endsAt) = full else { return }
-        try await store.write { transaction in try Self.audit(counter, in: transaction, at: now, email: email, requester: requester) }
-        throw RateLimited(rule: counter.rule, retryAfter: max(1, endsAt - Int(now.timeIntervalSince1970)))
+        guard let (counter, window) = full else { return }
+        if window.count == counter.limit {
+            try await store.write { transaction in try Self.recordRefusal(counter, in: transaction, at: now, email: email, requester: requester) }
+        }
+        throw RateLimited(rule: counter.rule, retryAfter: max(1, window.endsAt - Int(now.timeIntervalSince1970)))
     }
 
     /// Counts one failed attempt in every window of `checks`.
@@ -80,14 +82,14 @@ package struct RateLimiter: Sendable {
         return IPNetwork(address, prefixLength: limits.ipv6PrefixLength).description
     }
 
-    /// Refuses when any counter is full, recording the refusal in the audit trail (naming `email` when the caller
-    /// knows it); otherwise counts the attempt in every one of them.
+    /// Refuses when any counter is full, recording the window's first refusal in the audit trail (naming `email` when
+    /// the caller knows it); otherwise counts the attempt in every one of them.
     package static func count(
         _ counters: [Counter], in transaction: any StoreTransaction, at now: Date, email: EmailAddress? = nil, requester: RequesterSummary
     ) throws -> RateLimited? {
-        if let (counter, endsAt) = try firstFull(counters, in: transaction, at: now) {
-            try audit(counter, in: transaction, at: now, email: email, requester: requester)
-            return RateLimited(rule: counter.rule, retryAfter: max(1, endsAt - Int(now.timeIntervalSince1970)))
+        if let (counter, window) = try firstFull(counters, in: transaction, at: now) {
+            if window.count == counter.limit { try recordRefusal(counter, in: transaction, at: now, email: email, requester: requester) }
+            return RateLimited(rule: counter.rule, retryAfter: max(1, window.endsAt - Int(now.timeIntervalSince1970)))
         }
         let seconds = Int(now.timeIntervalSince1970)
         for counter in counters {
@@ -96,21 +98,24 @@ package struct RateLimiter: Sendable {
         return nil
     }
 
-    /// The first counter whose open window is full, with the end of that window.
-    private static func firstFull(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> (Counter, Int)? {
+    /// The first counter whose open window is full, with that window.
+    private static func firstFull(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> (Counter, RateWindow)? {
         let seconds = Int(now.timeIntervalSince1970)
         for counter in counters {
             if let window = try transaction.rateWindow(key: counter.key, at: seconds), window.count >= counter.limit {
-                return (counter, window.endsAt)
+                return (counter, window)
             }
         }
         return nil
     }
 
-    private static func audit(
+    /// Audits the first refusal of a window and counts it past the limit, so the refusals after it, a flood's worth,
+    /// write nothing.
+    private static func recordRefusal(
         _ counter: Counter, in transaction: any StoreTransaction, at now: Date, email: EmailAddress?, requester: RequesterSummary
     ) throws {
         try transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
+        try transaction.countRateAttempt(key: counter.key, at: Int(now.timeIntervalSince1970), windowSeconds: counter.seconds)
     }
 
     /// One window of one rule for one subject.

@@ -207,4 +207,19 @@ import Testing
             #expect(explained.allSatisfy { $0.metadata["retry_after_s"]?.description == "60" && $0.metadata["email"]?.description == "a***@example.com" })
         }
     }
+
+    /// A flood of refused requests must not become a flood of writes: only a window's first refusal is audited.
+    @Test func onlyTheFirstRefusalOfAWindowIsAudited() async throws {
+        let limits: [String: Any] = ["rateLimits.sendPerIP": Self.windows((2, 300)), "rateLimits.passwordPerIP": Self.windows((1, 300))]
+        try await withApp(limits, testing: .live) { client, workspace, _ in
+            for _ in 0..<2 { #expect(try await client.sendLink(to: "\(UUID().uuidString.prefix(8))@example.com").status == .ok) }
+            for _ in 0..<20 { #expect(try await client.sendLink(to: "x@example.com").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER") }
+            #expect(try await Self.signIn(client, "x@example.com", "wrong-pw").errorMessage == "INVALID_LOGIN_CREDENTIALS")
+            for _ in 0..<20 { #expect(try await Self.signIn(client, "x@example.com", "any-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER") }
+            let audited = try await workspace.openDatabase().read { db in
+                try String.fetchAll(db, sql: "SELECT detail FROM audit_events WHERE kind = 'rate_limited' ORDER BY id")
+            }
+            #expect(audited == ["sendPerIP", "passwordPerIP"])
+        }
+    }
 }

@@ -33,7 +33,7 @@ import Testing
             let blocks = try await workspace.openDatabase().read { db in
                 try String.fetchAll(db, sql: "SELECT detail FROM audit_events WHERE kind = 'rate_limited'")
             }
-            #expect(blocks == ["completePerIP", "completePerIP"])  // 7 attempts against a limit of 5
+            #expect(blocks == ["completePerIP"])  // 7 attempts against a limit of 5: the window's first refusal only
             let everything = try await workspace.openDatabase().read { db in
                 try String.fetchAll(db, sql: "SELECT COALESCE(detail, '') || COALESCE(user_agent, '') FROM audit_events")
             }
