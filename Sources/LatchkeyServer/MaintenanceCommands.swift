@@ -33,6 +33,11 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "How many events to print at most.")
     var limit = 100
 
+    /// Checked here rather than in `run()`, so that ArgumentParser answers with this subcommand's usage, not the top level's.
+    func validate() throws {
+        guard EmailAddress(email) != nil else { throw ValidationError("\(email) is not an email address") }
+    }
+
     func run() async throws {
         guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
         let configuration = try await options.load()

@@ -9,11 +9,18 @@ REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build" / "debug" / "latchkey"))
 
 
-def check(config_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+def check(config_path, command="check-config", **variables):
+    """Runs `command` on the file with no LATCHKEY_ variable but `variables` (which the server would read as settings)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")} | variables
     return subprocess.run(
-        [str(BINARY), "check-config", "--config", str(config_path)], capture_output=True, text=True, timeout=30, env=env
+        [str(BINARY), command, "--config", str(config_path)], capture_output=True, text=True, timeout=30, env=env,
+        cwd=Path(config_path).parent,  # relative data paths, should `serve` get that far, stay beside the file
     )
+
+
+def embedded_default(**changes):
+    """The embedded default configuration with `changes` made to it."""
+    return json.loads((REPO / "config" / "latchkey.json").read_text()) | changes
 
 
 def test_shipped_configurations_are_valid():
@@ -41,7 +48,59 @@ def test_every_problem_is_named_by_its_key(tmp_path):
 def test_a_missing_or_malformed_file_is_refused(tmp_path):
     assert check(tmp_path / "absent.json").returncode != 0
     broken = tmp_path / "broken.json"
-    broken.write_text("{ not json")
+    broken.write_text('{\n  "projectId": "p",\n  not json\n}')
     result = check(broken)
     assert result.returncode != 0
-    assert "broken.json" in result.stderr
+    assert "broken.json is not valid JSON: line 3, column 3: " in result.stderr, result.stderr
+
+
+def test_unknown_keys_are_refused_with_the_key_meant(tmp_path):
+    config = tmp_path / "misspelled.json"
+    settings = embedded_default(projectID="typo", tokenz={"issuer": "https://example.com"})
+    settings["server"] = {"port": 0, "prot": 8081}
+    settings["emailLink"] = {"codeLifetimSeconds": 60}
+    settings["mail"]["smtp"] = {"url": "smtp://127.0.0.1:2525"}  # kept for later: the file transport ignores it
+    config.write_text(json.dumps(settings))
+    expected = [
+        "emailLink.codeLifetimSeconds: unknown key; did you mean `emailLink.codeLifetimeSeconds`?",
+        "projectID: unknown key; did you mean `projectId`?",
+        "server.prot: unknown key; did you mean `server.port`?",
+        "tokenz.issuer: unknown key; did you mean `tokens.issuer`?",
+    ]
+    result = check(config)
+    assert result.returncode != 0
+    assert [line.removeprefix("  - ") for line in result.stderr.splitlines()[1:]] == expected, result.stderr
+    # `serve` refuses the same file rather than run with the misspelled settings at their defaults.
+    served = check(config, command="serve")
+    assert served.returncode != 0
+    assert all(line in served.stderr for line in expected), served.stderr
+
+
+def test_a_public_url_that_is_set_but_wrong_is_named_as_given(tmp_path):
+    config = tmp_path / "url.json"
+    settings = embedded_default(publicURL="localhost:8080")
+    del settings["mail"]["from"]  # its default would come from the public URL: only the URL is at fault
+    config.write_text(json.dumps(settings))
+    result = check(config, LATCHKEY_MAIL_TRANSPORT="smtp", LATCHKEY_MAIL_SMTP_URL="smtp://127.0.0.1:2525")
+    assert result.returncode != 0
+    assert 'publicURL: must be an absolute http(s) URL without query, e.g. https://auth.example.com; got "localhost:8080"' in result.stderr
+    assert "is required" not in result.stderr and "mail.from" not in result.stderr, result.stderr
+
+
+def test_a_sender_derived_from_the_public_url_says_so(tmp_path):
+    config = tmp_path / "sender.json"
+    settings = embedded_default()
+    del settings["mail"]["from"]
+    config.write_text(json.dumps(settings))
+    result = check(config, LATCHKEY_MAIL_TRANSPORT="smtp", LATCHKEY_MAIL_SMTP_URL="smtp://127.0.0.1:2525")
+    assert result.returncode != 0
+    assert 'mail.from: not set, and the default derived from publicURL, "no-reply@localhost", is not usable' in result.stderr
+    assert result.stderr.rstrip().endswith("; set mail.from"), result.stderr
+
+
+def test_the_embedded_default_works_with_either_transport():
+    config = REPO / "config" / "latchkey.json"
+    for variables in [{}, {"LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_MAIL_SMTP_URL": "smtp://127.0.0.1:2525"}]:
+        result = check(config, **variables)
+        assert result.returncode == 0, (variables, result.stderr)
+        assert "OK" in result.stdout

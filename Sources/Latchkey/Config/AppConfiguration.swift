@@ -59,14 +59,24 @@ package struct AppConfiguration: Sendable {
 
     /// Reads and validates every key, throwing all problems found at once.
     package init(reader: ConfigReader, environment: [String: String] = [:]) throws(ConfigProblems) {
+        try self.init(reader: reader, environment: environment, fileKeys: [])
+    }
+
+    /// Reads and validates every key, and refuses any of `fileKeys` (the keys the file writes) that nothing read.
+    init(reader: ConfigReader, environment: [String: String], fileKeys: [ConfigFileKey]) throws(ConfigProblems) {
         var read = ConfigSectionReader(reader: reader)
 
         let projectID = read.string("projectId") ?? ""
         if projectID.isEmpty { read.problems.add("projectId", "is required") }
         self.projectID = projectID
 
-        let publicURL = read.string("publicURL").flatMap(Self.publicURL(from:))
-        if publicURL == nil { read.problems.add("publicURL", "is required: an absolute http(s) URL without query, e.g. https://auth.example.com") }
+        let publicURLText = read.string("publicURL")
+        let publicURL = publicURLText.flatMap(Self.publicURL(from:))
+        if let publicURLText, publicURL == nil {
+            read.problems.add("publicURL", "must be an absolute http(s) URL without query, e.g. https://auth.example.com; got \"\(publicURLText)\"")
+        } else if publicURL == nil {
+            read.problems.add("publicURL", "is required: an absolute http(s) URL without query, e.g. https://auth.example.com")
+        }
         self.publicURL = publicURL ?? URL(fileURLWithPath: "/")
 
         self.mode = read.choice("mode", default: Mode.production)
@@ -97,31 +107,44 @@ package struct AppConfiguration: Sendable {
         self.security = SecurityConfiguration(&read)
         self.emailLink = EmailLinkConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
-        self.mail = MailConfiguration(&read, publicHost: publicHost ?? "localhost", environment: environment)
+        self.mail = MailConfiguration(&read, publicHost: publicHost, environment: environment)
         self.rateLimits = RateLimitConfiguration(&read)
         self.observability = ObservabilityConfiguration(&read)
         self.apps = AppsConfiguration(&read)
         self.development = DevelopmentConfiguration(&read)
 
-        let sender: MailAddress?
-        do {
-            sender = try MailAddress(address: mail.from, displayName: mail.fromName ?? appName)
-        } catch {
-            read.problems.add("mail.from", "not a usable sender address and name (\(error))")
-            sender = nil
-        }
+        let sender = Self.sender(mail, appName: appName, &read)
+        read.reportUnknownKeys(in: fileKeys)
         guard read.problems.isEmpty, let sender else { throw read.problems }
         self.sender = sender
     }
 
     /// Loads the JSON file at `path`, with `LATCHKEY_*` environment variables taking precedence.
     package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> AppConfiguration {
-        let file = try JSONConfigFile.provider(path: path)
+        let file = try JSONConfigFile(path: path)
         let variables = environment.filter { $0.key.hasPrefix("LATCHKEY_") }
         let secretNames = Set(variables.keys.filter { $0.contains("SECRET") || $0.contains("TOKEN") || $0.contains("PASSWORD") })
         let env = EnvironmentVariablesProvider(environmentVariables: variables, secretsSpecifier: .specific(secretNames))
             .prefixKeys(with: "latchkey")
-        return try AppConfiguration(reader: ConfigReader(providers: [env, file]), environment: environment)
+        return try AppConfiguration(reader: ConfigReader(providers: [env, file.provider]), environment: environment, fileKeys: file.keys)
+    }
+
+    /// The sender as a checked header address; a refusal is reported under the key to change.
+    private static func sender(_ mail: MailConfiguration, appName: String, _ read: inout ConfigSectionReader) -> MailAddress? {
+        do {
+            return try MailAddress(address: mail.from, displayName: mail.fromName ?? appName)
+        } catch {
+            guard case .invalidAddress(let reason) = error else { return nil }
+            if (try? MailAddress(address: mail.from)) == nil {
+                if let problem = MailConfiguration.fromProblem(mail.from, origin: mail.fromOrigin, reason: reason) {
+                    read.problems.add("mail.from", problem)
+                }
+            } else if mail.fromName != nil {
+                read.problems.add("mail.fromName", reason)
+            }
+            // Otherwise the name is `appName`, whose own check has reported it.
+            return nil
+        }
     }
 
     private static func publicURL(from string: String) -> URL? {

@@ -19,9 +19,14 @@ package struct ConfigProblems: Error, Sendable, CustomStringConvertible {
 }
 
 /// Typed reads that record a wrong type as a problem instead of silently using the default.
+///
+/// The reader also remembers every key it was asked for, present or not: what Latchkey reads is its schema, so a key
+/// in the file that was never asked for is unknown (`reportUnknownKeys(in:)`). A section read only under some
+/// condition must still be asked for otherwise, through `learnKeys(readBy:)`.
 struct ConfigSectionReader {
     let reader: ConfigReader
     var problems = ConfigProblems()
+    private(set) var knownKeys: Set<String> = []
 
     /// swift-configuration reports a missing key and a mistyped one through the same thrown
     /// error type (whose cases are not public), so the missing case is told apart by its text.
@@ -30,6 +35,7 @@ struct ConfigSectionReader {
     }
 
     private mutating func read<T>(_ key: String, _ typeName: String, _ body: () throws -> T) -> T? {
+        knownKeys.insert(key)
         do {
             return try body()
         } catch {
@@ -55,18 +61,29 @@ struct ConfigSectionReader {
 
     /// A string, or an integer given as one (ids people write either way, such as an App Store id).
     mutating func stringOrInteger(_ key: String) -> String? {
+        knownKeys.insert(key)
         if let number = try? reader.requiredInt(forKey: ConfigKey(key)) { return String(number) }
         return string(key)
     }
 
     /// Whether `key` holds a value of any type.
-    func isPresent(_ key: String) -> Bool {
+    mutating func isPresent(_ key: String) -> Bool {
+        knownKeys.insert(key)
         do {
             _ = try reader.requiredString(forKey: ConfigKey(key))
             return true
         } catch {
             return !isMissing(error)
         }
+    }
+
+    /// Runs `body` on a scratch copy of this reader and keeps only the keys it asked for, dropping its problems and
+    /// values: for a section that is used only under some condition (`mail.smtp` when `mail.transport` is `"smtp"`),
+    /// so that a file keeping that section for later is not told its keys are unknown.
+    mutating func learnKeys(readBy body: (inout ConfigSectionReader) -> Void) {
+        var scratch = self
+        body(&scratch)
+        knownKeys = scratch.knownKeys
     }
 
     mutating func stringArray(_ key: String, isSecret: Bool = false) -> [String]? {

@@ -13,7 +13,10 @@ import Foundation
 /// - `mail.smtp.heloName` (string, optional): the name sent in EHLO (default: the machine's host name).
 /// - `mail.smtp.allowInsecure` (boolean, default `false`).
 extension SMTPSettings {
-    init(_ read: inout ConfigSectionReader, envelopeFrom: String, workers: Int, environment: [String: String]) {
+    init(
+        _ read: inout ConfigSectionReader, envelopeFrom: (address: String, origin: MailConfiguration.FromOrigin), workers: Int,
+        environment: [String: String]
+    ) {
         let url = read.string("mail.smtp.url") ?? ""
         let isImplicit = URLComponents(string: url)?.scheme?.lowercased() == "smtps"
         var password: String?
@@ -24,12 +27,21 @@ extension SMTPSettings {
         self.init(
             url: url, tls: read.choice("mail.smtp.tls", default: isImplicit ? TLSMode.implicit : .starttls),
             username: read.string("mail.smtp.username"), password: password, timeoutSeconds: read.int("mail.smtp.timeoutSeconds") ?? 30,
-            caFile: read.string("mail.smtp.caFile"), heloName: read.string("mail.smtp.heloName"), envelopeFrom: envelopeFrom, workers: workers,
+            caFile: read.string("mail.smtp.caFile"), heloName: read.string("mail.smtp.heloName"), envelopeFrom: envelopeFrom.address,
+            workers: workers,
             allowInsecure: read.bool("mail.smtp.allowInsecure") ?? false)
         for problem in problems {
+            if problem.setting == "envelopeFrom" {
+                // An address that is no header address at all is reported once, by the sender check that follows.
+                guard (try? MailAddress(address: envelopeFrom.address)) != nil else { continue }
+                let reason = "SMTP needs an address whose domain has a dot, such as no-reply@example.com"
+                if let message = MailConfiguration.fromProblem(envelopeFrom.address, origin: envelopeFrom.origin, reason: reason) {
+                    read.problems.add("mail.from", message)
+                }
+                continue
+            }
             let key =
                 switch problem.setting {
-                case "envelopeFrom": "mail.from"
                 case "workers": "mail.workers"
                 case "username" where password == nil: "mail.smtp.passwordEnv"
                 default: "mail.smtp.\(problem.setting)"

@@ -82,4 +82,53 @@ import Testing
             #expect(configuration.authorizedDomains == ["auth.example.com"])
         }
     }
+
+    static var smtp: [String: Any] { ["mail.transport": "smtp", "mail.smtp.url": "smtp://127.0.0.1:2525", "mail.smtp.tls": "none"] }
+
+    @Test func aPublicURLThatIsSetButNotAbsoluteIsNamedAsGiven() async throws {
+        try await withWorkspace { workspace in
+            let messages = try await workspace.problems(Self.smtp.merging(["publicURL": "localhost:8080", "mail.from": NSNull()]) { $1 })
+            // The unset sender follows from the public URL, so only the public URL is reported.
+            #expect(messages == [#"publicURL: must be an absolute http(s) URL without query, e.g. https://auth.example.com; got "localhost:8080""#])
+            #expect(try await workspace.problems(["publicURL": NSNull()]) == [
+                "publicURL: is required: an absolute http(s) URL without query, e.g. https://auth.example.com"
+            ])
+        }
+    }
+
+    @Test func aRefusedSenderSaysWhereItCameFrom() async throws {
+        try await withWorkspace { workspace in
+            let derived = try await workspace.problems(Self.smtp.merging(["publicURL": "http://localhost:8080", "mail.from": NSNull()]) { $1 })
+            #expect(derived == [
+                #"mail.from: not set, and the default derived from publicURL, "no-reply@localhost", is not usable: SMTP needs an address "#
+                    + "whose domain has a dot, such as no-reply@example.com; set mail.from"
+            ])
+            let configured = try await workspace.problems(["mail.from": "no-reply@exa_mple.com"])
+            #expect(configured == [#"mail.from: "no-reply@exa_mple.com" is not usable: address domain is not a valid host name"#])
+        }
+    }
+
+    @Test func theEmbeddedDefaultSenderAlsoWorksOverSMTP() async throws {
+        let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/latchkey.json").path
+        let file = try await AppConfiguration.load(path: path, environment: [:])
+        let smtp = try await AppConfiguration.load(
+            path: path, environment: ["LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_MAIL_SMTP_URL": "smtp://127.0.0.1:2525"])
+        #expect(file.mail.transport == .file && smtp.mail.transport == .smtp)
+        #expect(smtp.mail.smtp?.envelopeFrom == file.sender.address)
+    }
+
+    @Test func invalidJSONIsLocatedByLineAndColumn() async throws {
+        try await withWorkspace { workspace in
+            let file = workspace.directory.appendingPathComponent("broken.json")
+            for (text, place) in [("{\n  \"projectId\": \"p\",\n  oops\n}", "line 3, column 3"), ("{\n  \"projectId\": ", "line 2, column 16")] {
+                try Data(text.utf8).write(to: file)
+                do {
+                    _ = try await AppConfiguration.load(path: file.path, environment: [:])
+                    Issue.record("expected \(text) to be refused")
+                } catch {
+                    #expect("\(error)".contains("is not valid JSON: \(place): "), "\(error)")
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,39 @@
+"""What the `latchkey` command prints to an operator: its start-up log and its usage errors."""
+
+import os
+import subprocess
+
+from harness import BINARY
+
+LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
+
+
+def latchkey(*arguments, cwd):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+    return subprocess.run([str(BINARY), *arguments], capture_output=True, text=True, timeout=30, env=env, cwd=cwd)
+
+
+def test_the_development_start_up_log_is_one_readable_line(start_latchkey):
+    server = start_latchkey()  # development mode, so the log level is debug
+    server.stop()
+    logs = server.logs()
+    lines = logs.splitlines()
+    starting = [line for line in lines if line.endswith("Latchkey starting")]
+    assert len(starting) == 1 and " info " in starting[0], logs
+    assert [line for line in lines if len(line) > LONGEST_LINE] == [], logs
+    # The service lifecycle described each service's whole state: loggers and the list of applied migrations.
+    assert "Logger(_storage" not in logs and "v1: pending requests" not in logs, logs
+
+
+def test_the_service_lifecycle_is_still_logged_at_trace(start_latchkey):
+    server = start_latchkey(logLevel="trace")
+    server.stop()
+    assert "[ServiceLifecycle] Starting service" in server.logs()
+
+
+def test_audit_answers_a_malformed_address_with_its_own_usage(tmp_path):
+    result = latchkey("audit", "--email", "not-an-email", cwd=tmp_path)
+    assert result.returncode == 64, result  # EX_USAGE, as for any other usage error
+    assert "Error: not-an-email is not an email address" in result.stderr, result.stderr
+    assert "Usage: latchkey audit" in result.stderr, result.stderr
+    assert "SUBCOMMANDS" not in result.stderr, result.stderr
