@@ -44,10 +44,12 @@ func buildRouter(
     // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.
     let catalogue = Router(context: AppRequestContext.self)
     addRoutes(to: catalogue)
-    let router = Router(context: AppRequestContext.self)
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.addMiddleware {
         clientAddress
         RequestLoggingMiddleware(metrics: metrics)
+        CachePolicyMiddleware()
+        HeadRequestMiddleware()
         ErrorMiddleware(metrics: metrics)
         cors
         MethodNotAllowedMiddleware(routes: catalogue.routes)

@@ -10,6 +10,8 @@ import NIOCore
 ///   the proxies append to.
 /// - `server.idleTimeoutSeconds` (integer, default `60`, 1 to 3600): a connection that sends no request (or no part
 ///   of one) for this long is closed, so slow or silent clients cannot hold connections open.
+/// - `server.headerTimeoutSeconds` (integer, default `10`, 1 to 300): the request line and headers must arrive
+///   within this time once their first bytes have; a client trickling them in is disconnected.
 /// - `server.requestTimeoutSeconds` (integer, default `10`, 1 to 300): the whole request body must arrive within
 ///   this time; a client trickling it in is answered 408.
 /// - `server.maxHeaderBytes` (integer, default `16384`, 1024 to 81920): the most the request line and headers may
@@ -28,6 +30,7 @@ package struct ServerConfiguration: Sendable {
     package var trustedProxies: [IPNetwork]
     package var clientIPHeader: ClientIPHeader
     package var idleTimeoutSeconds: Int
+    package var headerTimeoutSeconds: Int
     package var requestTimeoutSeconds: Int
     package var maxHeaderBytes: Int
     package var shutdownTimeoutSeconds: Int
@@ -44,6 +47,7 @@ package struct ServerConfiguration: Sendable {
         }
         clientIPHeader = read.choice("server.clientIPHeader", default: ClientIPHeader.xForwardedFor)
         idleTimeoutSeconds = read.int("server.idleTimeoutSeconds", default: 60, in: 1...3600)
+        headerTimeoutSeconds = read.int("server.headerTimeoutSeconds", default: 10, in: 1...300)
         requestTimeoutSeconds = read.int("server.requestTimeoutSeconds", default: 10, in: 1...300)
         maxHeaderBytes = read.int("server.maxHeaderBytes", default: 16 * 1024, in: 1024...80 * 1024)
         shutdownTimeoutSeconds = read.int("server.shutdownTimeoutSeconds", default: 20, in: 1...300)
@@ -51,9 +55,11 @@ package struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
-    /// The HTTP/1.1 channel with this section's idle timeout and header limits.
+    /// The HTTP/1.1 channel with this section's timeouts and header limits.
     var http1: HTTP1Channel.Configuration {
-        HTTP1Channel.Configuration(
+        let headerTimeout = TimeAmount.seconds(Int64(headerTimeoutSeconds))
+        return HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: headerTimeout), ConnectionCloseHandler()],
             idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes, maxHeaderFieldCount: 100))
     }

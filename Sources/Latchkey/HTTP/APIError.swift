@@ -9,6 +9,8 @@ package struct APIError: Error, HTTPResponseError, Sendable {
     package let reason: String
     package let rpcStatus: String?
     package var headers: HTTPFields = [:]
+    /// Google's machine-readable `details`, omitted when empty as in Google's own answers.
+    var details: [ErrorInfo] = []
 
     package init(status: HTTPResponse.Status, message: String, reason: String = "invalid", rpcStatus: String? = nil) {
         self.status = status
@@ -29,13 +31,16 @@ package struct APIError: Error, HTTPResponseError, Sendable {
             let message: String
             let errors: [Item]
             let status: String?
+            let details: [ErrorInfo]?
         }
         let error: Body
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         let envelope = Envelope(
-            error: .init(code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: rpcStatus))
+            error: .init(
+                code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: rpcStatus,
+                details: details.isEmpty ? nil : details))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=UTF-8"
         let body = try JSONEncoder.api.encode(envelope)
@@ -44,15 +49,50 @@ package struct APIError: Error, HTTPResponseError, Sendable {
 }
 
 extension APIError {
+    /// `google.rpc.ErrorInfo`: the reason as current Google clients and proxies read it, where `errors[].reason` is legacy.
+    struct ErrorInfo: Encodable, Sendable {
+        struct Metadata: Encodable, Sendable {
+            let service: String
+        }
+        let type = "type.googleapis.com/google.rpc.ErrorInfo"
+        let reason: String
+        let domain = "googleapis.com"
+        let metadata: Metadata
+
+        enum CodingKeys: String, CodingKey {
+            case type = "@type"
+            case reason, domain, metadata
+        }
+    }
+}
+
+extension APIError {
     static let missingAPIKey = APIError(
         status: .forbidden, message: "The request is missing a valid API key.", reason: "forbidden", rpcStatus: "PERMISSION_DENIED")
-    static let invalidAPIKey = APIError(
-        status: .badRequest, message: "API key not valid. Please pass a valid API key.", reason: "keyInvalid", rpcStatus: "INVALID_ARGUMENT")
-    static let payloadTooLarge = APIError(
-        status: .contentTooLarge, message: "Request payload size exceeds the limit: 65536 bytes.", reason: "badRequest", rpcStatus: "INVALID_ARGUMENT")
+    static let invalidAPIKey: APIError = {
+        var error = APIError(
+            status: .badRequest, message: "API key not valid. Please pass a valid API key.", reason: "keyInvalid", rpcStatus: "INVALID_ARGUMENT")
+        error.details = [ErrorInfo(reason: "API_KEY_INVALID", metadata: .init(service: "identitytoolkit.googleapis.com"))]
+        return error
+    }()
+    /// The rest of the body is not read, so the connection cannot carry another request.
+    static let payloadTooLarge: APIError = {
+        var error = APIError(
+            status: .contentTooLarge, message: "Request payload size exceeds the limit: 65536 bytes.", reason: "badRequest",
+            rpcStatus: "INVALID_ARGUMENT")
+        error.headers[.connection] = "close"
+        return error
+    }()
     /// The rest of the request is not read, so the connection cannot carry another one.
     static let requestTimeout: APIError = {
         var error = APIError(status: .requestTimeout, message: "The request body did not arrive in time.", reason: "badRequest", rpcStatus: "DEADLINE_EXCEEDED")
+        error.headers[.connection] = "close"
+        return error
+    }()
+    /// The body's chunked framing is broken, or the client stopped sending it: where the next request would start is
+    /// unknown, so the connection closes.
+    static let unreadableBody: APIError = {
+        var error = APIError(status: .badRequest, message: "The request body could not be read.", reason: "badRequest", rpcStatus: "INVALID_ARGUMENT")
         error.headers[.connection] = "close"
         return error
     }()

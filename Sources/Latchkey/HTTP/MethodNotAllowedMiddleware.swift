@@ -13,7 +13,10 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
     init(routes: [Router<Context>.RouteDescription]) {
         let catalogue = Router(context: Context.self)
         for (_, routes) in Dictionary(grouping: routes, by: \.path.description) {
-            let allowed = Set(routes.map(\.method.rawValue)).sorted().joined(separator: ", ")
+            var methods = Set(routes.map(\.method.rawValue))
+            // The router answers `HEAD` wherever it answers `GET` (`HeadRequestMiddleware`).
+            if methods.contains("GET") { methods.insert("HEAD") }
+            let allowed = methods.sorted().joined(separator: ", ")
             catalogue.get(routes[0].path) { _, _ -> HTTPResponse.Status in
                 throw HTTPError(.methodNotAllowed, headers: [.allow: allowed])
             }

@@ -26,6 +26,21 @@ import Testing
             #expect(error["status"] as? String == "INVALID_ARGUMENT")
             #expect(error["message"] as? String == "API key not valid. Please pass a valid API key.")
             #expect(((error["errors"] as? [[String: Any]])?.first?["reason"] as? String) == "keyInvalid")
+            // Current Google clients and proxies read the reason from `details`, not from `errors`.
+            let details = try #require(error["details"] as? [[String: Any]])
+            #expect(details.count == 1)
+            #expect(details.first?["@type"] as? String == "type.googleapis.com/google.rpc.ErrorInfo")
+            #expect(details.first?["reason"] as? String == "API_KEY_INVALID")
+            #expect(details.first?["domain"] as? String == "googleapis.com")
+            #expect(details.first?["metadata"] as? [String: String] == ["service": "identitytoolkit.googleapis.com"])
+        }
+    }
+
+    /// Other errors have no `details`, as Google's own answers for them.
+    @Test func otherErrorsHaveNoDetails() async throws {
+        try await withApp { client, _, _ in
+            let response = try await client.post("/v1/accounts:sendOobCode", json: "{}", key: nil)
+            #expect((try response.json["error"] as? [String: Any])?["details"] == nil)
         }
     }
 
@@ -72,7 +87,7 @@ import Testing
     @Test(arguments: [
         ("/v1/accounts:sendOobCode", HTTPRequest.Method.get, "POST"),
         ("/v1/projects/test-project/accounts", .delete, "POST"),
-        ("/.well-known/jwks.json", .post, "GET"),
+        ("/.well-known/jwks.json", .post, "GET, HEAD"),
         ("/__/auth/action", .post, "GET, HEAD"),
     ])
     func aKnownPathWithTheWrongMethodIs405(_ path: String, _ method: HTTPRequest.Method, _ allowed: String) async throws {
