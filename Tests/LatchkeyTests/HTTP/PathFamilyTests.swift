@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func snakeCaseFieldNamesAreAccepted() async throws {
-        try await withApp { client, _, mailbox in
+        try await withApp(["apps": ActionLandingTests.apps]) { client, _, mailbox in
             let body = #"{"request_type":"EMAIL_SIGNIN","email":"a@example.com","continue_url":"https://app.example.com/","ios_bundle_id":"com.example.ios"}"#
             #expect(try await client.post("/v1/accounts:sendOobCode", json: body).status == .ok)
             let link = try Mailbox.link(in: try #require(try await mailbox.waitForMessages(1).first))
