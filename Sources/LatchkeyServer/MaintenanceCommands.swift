@@ -52,7 +52,8 @@ struct AuditCommand: AsyncParsableCommand {
                 event.at.formatted(.iso8601), event.kind.rawValue, event.accountID ?? "-", event.requester.ipAddress ?? "-",
                 event.requester.userAgent ?? "-", event.detail ?? "-",
             ]
-            print(fields.joined(separator: "\t"))
+            // Rows hold outside text (a User-Agent, an admin-chosen uid): nothing in it may drive or reorder the terminal.
+            print(fields.map(\.displaySafe).joined(separator: "\t"))
         }
     }
 }

@@ -3,7 +3,9 @@
 import os
 import subprocess
 
-from harness import BINARY
+import requests
+
+from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT
 
 LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
 
@@ -37,3 +39,18 @@ def test_audit_answers_a_malformed_address_with_its_own_usage(tmp_path):
     assert "Error: not-an-email is not an email address" in result.stderr, result.stderr
     assert "Usage: latchkey audit" in result.stderr, result.stderr
     assert "SUBCOMMANDS" not in result.stderr, result.stderr
+
+
+def test_audit_prints_no_control_or_bidi_characters_from_a_user_agent(start_latchkey):
+    server = start_latchkey()
+    # HTTP refuses C0 controls in a header; bidirectional overrides and C1 controls arrive as UTF-8.
+    hostile = "Mozilla/5.0 \u202emoc.live\u202c \u2066x\u2069 \u009b2J"
+    response = requests.post(f"{server.url}/v1/accounts:sendOobCode", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, json={
+        "requestType": "EMAIL_SIGNIN", "email": "alice@example.com", "continueUrl": CONTINUE_URL,
+    }, headers={"User-Agent": hostile.encode("utf-8")})
+    assert response.status_code == 200, response.text
+    server.stop()
+    result = latchkey("audit", "--config", "latchkey.json", "--email", "alice@example.com", cwd=server.directory)
+    assert result.returncode == 0, result.stderr
+    assert "code_issued" in result.stdout and "Mozilla/5.0 moc.live x 2J" in result.stdout, result.stdout
+    assert not any(ch in result.stdout for ch in "\u202e\u202c\u2066\u2069\u009b"), repr(result.stdout)
