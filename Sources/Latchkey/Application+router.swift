@@ -50,8 +50,9 @@ func buildRouter(
         RequestLoggingMiddleware(metrics: metrics)
         CachePolicyMiddleware()
         HeadRequestMiddleware()
-        ErrorMiddleware(metrics: metrics)
         cors
+        // Inside CORS, cache policy and HEAD, so that errors get their headers like any answer.
+        ErrorMiddleware(metrics: metrics)
         MethodNotAllowedMiddleware(routes: catalogue.routes)
         RequestTimeoutMiddleware(timeout: requestTimeout)
     }

@@ -17,7 +17,7 @@ struct CORSMiddleware: RouterMiddleware {
         guard let origin = request.headers[.origin] else { return try await next(request, context) }
         let allowed = allows(origin)
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
-            guard let allowed else { throw APIError(status: .forbidden, message: "Origin not allowed.", reason: "forbidden", rpcStatus: "PERMISSION_DENIED") }
+            guard let allowed else { return try Self.originRefused.response(from: request, context: context) }
             var headers = Self.headers(allowing: allowed)
             headers[.accessControlAllowMethods] = "GET, POST"
             headers[.accessControlAllowHeaders] = Self.requestHeaders
@@ -25,17 +25,14 @@ struct CORSMiddleware: RouterMiddleware {
             return Response(status: .noContent, headers: headers)
         }
         guard let allowed else { return try await next(request, context) }
-        do {
-            var response = try await next(request, context)
-            response.headers.append(contentsOf: Self.headers(allowing: allowed))
-            return response
-        } catch let error as any HTTPResponseError {
-            // Errors need the headers too, or the browser hides the envelope from the app.
-            var response = try error.response(from: request, context: context)
-            response.headers.append(contentsOf: Self.headers(allowing: allowed))
-            return response
-        }
+        // Errors arrive here as answers (`ErrorMiddleware` sits inside), and get the headers too, or the browser would
+        // hide the envelope from the app.
+        var response = try await next(request, context)
+        response.headers.append(contentsOf: Self.headers(allowing: allowed))
+        return response
     }
+
+    static let originRefused = APIError(status: .forbidden, message: "Origin not allowed.", reason: "forbidden", rpcStatus: "PERMISSION_DENIED")
 
     /// The `Access-Control-Allow-Origin` value for `origin`, or nil when it is not allowed.
     func allows(_ origin: String) -> String? {

@@ -13,12 +13,7 @@ struct CachePolicyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        }
+        var response = try await next(request, context)
         if response.headers[.cacheControl] == nil {
             response.headers[.cacheControl] = "no-store"
         }

@@ -1,8 +1,11 @@
 import Hummingbird
 import Logging
 
-/// Puts every error in the envelope: ours pass through, Hummingbird's (404, 405, 413) are rewrapped, and
-/// anything else becomes a bare 500 logged at `error`, since Hummingbird itself logs those only at `debug`.
+/// Turns every error into its answer in the envelope, in one place: ours as they are, Hummingbird's (404, 405, 413)
+/// rewrapped, and anything else a bare 500 logged at `error`, since Hummingbird itself logs those only at `debug`.
+///
+/// It answers rather than rethrows, so the middleware outside it (CORS, cache policy, `HEAD`, request logs) sees
+/// every outcome as a response and treats errors as it treats answers.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -11,18 +14,22 @@ struct ErrorMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
-        } catch let error as SignInError {
-            throw error
-        } catch let error as RateLimited {
-            metrics.countRejection(by: error.rule)
-            throw error
-        } catch let error as HTTPError {
-            throw APIError(error)
         } catch {
+            return try answer(for: error, request: request, context: context).response(from: request, context: context)
+        }
+    }
+
+    private func answer(for error: any Error, request: Request, context: Context) -> any HTTPResponseError {
+        switch error {
+        case let error as APIError: return error
+        case let error as SignInError: return error
+        case let error as RateLimited:
+            metrics.countRejection(by: error.rule)
+            return error
+        case let error as HTTPError: return APIError(error)
+        default:
             context.logger.error("Request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
-            throw APIError.internalError
+            return APIError.internalError
         }
     }
 }

@@ -3,17 +3,13 @@ import Hummingbird
 /// Answers `HEAD` as `GET` without the body, errors included.
 ///
 /// The router sends `HEAD` to the `GET` handler of the path (`RouterOptions.autoGenerateHeadEndpoints`) and drops the
-/// body of what it answers, but an error thrown there still becomes an envelope with a body. This drops that too, and
+/// body of what it answers, but an error answered by `ErrorMiddleware` still has its envelope. This drops that too, and
 /// keeps the status and the headers (`Content-Length` included), so a `HEAD` says what a `GET` would get.
 struct HeadRequestMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .head else { return try await next(request, context) }
-        do {
-            return try await next(request, context).createHeadResponse()
-        } catch let error as any HTTPResponseError {
-            return try error.response(from: request, context: context).createHeadResponse()
-        }
+        return try await next(request, context).createHeadResponse()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
@@ -52,6 +53,39 @@ import Testing
                 headers: [Self.origin: "http://localhost:3000"])
             #expect(answer.status == .badRequest)
             #expect(answer.headers[Self.allowOrigin] == "http://localhost:3000")
+        }
+    }
+
+    /// A browser's 404 and 405 are envelopes with the headers, as everyone else's are.
+    @Test(arguments: [("/v1/accounts:nowhere?key=\(TestWorkspace.apiKey)", HTTPRequest.Method.post, 404), ("/v1/accounts:sendOobCode", .get, 405)])
+    func routingErrorsAreEnvelopesWithTheHeaders(_ uri: String, _ method: HTTPRequest.Method, _ status: Int) async throws {
+        try await withApp { client, _, _ in
+            let answer = try await client.execute(uri: uri, method: method, headers: [Self.origin: "https://app.example.com"])
+            #expect(answer.status.code == status)
+            #expect(answer.headers[Self.allowOrigin] == "https://app.example.com")
+            #expect((try answer.json["error"] as? [String: Any])?["code"] as? Int == status)
+        }
+    }
+
+    @Test func aBrowsersRateLimitRefusalIsCounted() async throws {
+        try await withApp(["rateLimits.sendPerIP": [["limit": 1, "windowSeconds": 60]]]) { client, _, _ in
+            let browser: HTTPFields = [Self.origin: "https://app.example.com"]
+            #expect(try await client.sendLink(to: "a@example.com", headers: browser).status == .ok)
+            let refused = try await client.sendLink(to: "b@example.com", headers: browser)
+            #expect(refused.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER" && refused.headers[Self.allowOrigin] == "https://app.example.com")
+            let metrics = try await client.execute(uri: "/metrics", method: .get).text
+            #expect(MetricsTests.sample(metrics, #"latchkey_rate_limit_rejections_total{rule="sendPerIP"}"#) == 1)
+        }
+    }
+
+    /// A failure nobody planned for (here the audit table gone from under the server) is a 500 the app can still read.
+    @Test func anUnexpectedErrorKeepsTheHeaders() async throws {
+        try await withApp { client, workspace, _ in
+            try await workspace.openDatabase().write { try $0.execute(sql: "DROP TABLE audit_events") }
+            let answer = try await client.sendLink(headers: [Self.origin: "https://app.example.com"])
+            #expect(answer.status == .internalServerError)
+            #expect(answer.headers[Self.allowOrigin] == "https://app.example.com")
+            #expect(answer.errorMessage == "Internal error encountered.")
         }
     }
 
