@@ -159,6 +159,11 @@ class Server:
 
     def start(self):
         """Starts the process and returns the seconds from spawning it to its first 200 on /readyz."""
+        # Production mode needs its secret and keys made first; builds before `latchkey init` made them at start-up.
+        subprocess.run(
+            [str(BINARY), "init", "--config", str(self.config_path)], cwd=self.bench.directory, env=self.bench.server_environment(),
+            stdin=subprocess.DEVNULL, capture_output=True,
+        )
         with open(self.log_path, "ab") as log:
             started = time.monotonic()
             self.process = subprocess.Popen(

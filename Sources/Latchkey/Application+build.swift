@@ -15,11 +15,9 @@ package func buildApplication(
     // The service groups log every service's whole state at debug; that is trace for us.
     logger.handler = QuietLifecycleLogHandler(wrapping: logger.handler)
 
+    let (secret, keys) = try configuration.loadSecrets(creatingIfMissing: configuration.mode == .development)
     let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath, synchronous: configuration.storage.synchronous)
-    let secret = try ServerSecret.load(configuration.security)
-    let tokens = try await TokenIssuer(
-        keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory, algorithm: configuration.tokens.algorithm), configuration: configuration.tokens,
-        projectID: configuration.projectID)
+    let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: configuration.projectID)
     let renderer = try await EmailRenderer(
         directory: configuration.templatesDirectory, sender: configuration.sender, appName: configuration.appName)
     let pages = try await PageRenderer(directory: configuration.templatesDirectory, development: configuration.mode == .development)

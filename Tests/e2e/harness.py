@@ -88,6 +88,8 @@ class Latchkey:
             pytest.fail(f"no latchkey binary at {BINARY}: build it, or point LATCHKEY_BIN at one")
         # The server reads LATCHKEY_* variables as configuration; keep ours (LATCHKEY_BIN) away from it.
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+        if self.config.get("mode") == "production":
+            self.init(env)
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [str(BINARY), "serve", "--config", "latchkey.json"],
@@ -106,6 +108,13 @@ class Latchkey:
             time.sleep(0.05)
         self.kill()
         pytest.fail(f"latchkey did not answer /healthz within {START_TIMEOUT} s:\n{self.logs()}")
+
+    def init(self, env):
+        """What an operator runs once before a production server first starts (it never creates its secrets itself)."""
+        result = subprocess.run(
+            [str(BINARY), "init", "--config", "latchkey.json"], cwd=self.directory, env=env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return result
 
     def stop(self):
         """SIGTERM, then a bounded wait; a graceful stop must exit with code 0."""

@@ -5,7 +5,7 @@ import subprocess
 
 import requests
 
-from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT
+from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, Latchkey
 
 LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
 
@@ -54,3 +54,20 @@ def test_audit_prints_no_control_or_bidi_characters_from_a_user_agent(start_latc
     assert result.returncode == 0, result.stderr
     assert "code_issued" in result.stdout and "Mozilla/5.0 moc.live x 2J" in result.stdout, result.stdout
     assert not any(ch in result.stdout for ch in "\u202e\u202c\u2066\u2069\u009b"), repr(result.stdout)
+
+
+def test_production_serve_needs_latchkey_init_first(tmp_path):
+    server = Latchkey(tmp_path / "fresh", mode="production")
+    refused = latchkey("serve", "--config", "latchkey.json", cwd=server.directory)
+    assert refused.returncode != 0 and "run `latchkey init` once" in refused.stderr, refused.stderr
+    assert not (server.directory / "data" / "server-secret").exists()
+
+    created = latchkey("init", "--config", "latchkey.json", cwd=server.directory)
+    assert created.returncode == 0, created.stderr
+    assert "server secret: data/server-secret" in created.stdout and "(RS256, signs new tokens)" in created.stdout, created.stdout
+    again = latchkey("init", "--config", "latchkey.json", cwd=server.directory)
+    assert again.stdout == created.stdout  # nothing replaced: the same secret file and key
+    server.start()
+    keys = requests.get(server.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT).json()["keys"]
+    assert [key["kid"] for key in keys] == [line.split()[2] for line in created.stdout.splitlines() if line.startswith("signing key")]
+    server.stop()

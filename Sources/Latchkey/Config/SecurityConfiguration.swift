@@ -3,7 +3,7 @@
 /// - `security.serverSecret` (string, secret, optional): at least 32 bytes, base64 or plain text; give it
 ///   through `LATCHKEY_SECURITY_SERVER_SECRET`, never in the JSON file.
 /// - `security.serverSecretFile` (string, default `"data/server-secret"`): used when no secret is given;
-///   created with a fresh random secret on first start, read after.
+///   created with a fresh random secret by `latchkey init` (or by `serve` in development mode), read after.
 /// - `security.passwordHashCost` (integer, default `11`, 4 to 16): the bcrypt cost of password hashes.
 /// - `emailEnumerationProtection` (boolean, default `true`): password sign-in failures answer
 ///   `INVALID_LOGIN_CREDENTIALS` alike, and `createAuthUri` reveals nothing about the address.

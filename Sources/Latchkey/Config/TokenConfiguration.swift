@@ -8,7 +8,7 @@ import Foundation
 /// - `tokens.algorithm` (`"RS256"` or `"ES256"`, default `"RS256"`): how new ID tokens are signed. ES256 signs
 ///   several times faster; RS256 is what every Firebase-era verifier expects. Keys of both kinds stay published.
 /// - `tokens.keyDirectory` (string, default `"data/keys"`): where the signing keys are kept; a key is
-///   created there on first start.
+///   created there by `latchkey init` (or by `serve` in development mode).
 package struct TokenConfiguration: Sendable {
     /// The JWS algorithms ID tokens can be signed with.
     package enum Algorithm: String, Sendable, CaseIterable {

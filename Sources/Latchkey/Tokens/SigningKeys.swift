@@ -38,11 +38,14 @@ package struct SigningKeys: Sendable {
     /// The key that signs new tokens.
     package var current: Key? { keys.filter { $0.algorithm == algorithm }.max { $0.createdAt < $1.createdAt } }
 
-    /// Loads every key in `directory`, creating one for `algorithm` when there is none of that kind.
-    package static func loadOrCreate(directory: String, algorithm: TokenConfiguration.Algorithm = .rs256) throws -> SigningKeys {
+    /// Loads every key in `directory`, creating one for `algorithm` when there is none of that kind, but only when
+    /// `creatingIfMissing` (development mode, `latchkey init`).
+    package static func load(
+        directory: String, algorithm: TokenConfiguration.Algorithm = .rs256, creatingIfMissing: Bool
+    ) throws -> SigningKeys {
         let folder = URL(fileURLWithPath: directory)
-        try FileManager.default.createPrivateDirectory(at: folder)
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
+        if creatingIfMissing { try FileManager.default.createPrivateDirectory(at: folder) }
+        let files = ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? [])
             .filter { $0.pathExtension == "pem" }
         var keys = try files.map { file in
             let pem = try String(contentsOf: file, encoding: .utf8)
@@ -54,6 +57,10 @@ package struct SigningKeys: Sendable {
             return key
         }
         if !keys.contains(where: { $0.algorithm == algorithm }) {
+            guard creatingIfMissing else {
+                throw StartupError(
+                    "no \(algorithm.rawValue) signing key in \(folder.path) (tokens.keyDirectory): run `latchkey init` once with the same --config")
+            }
             let pem =
                 switch algorithm {
                 case .rs256: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation

@@ -23,7 +23,7 @@ import Testing
             let store = try SQLiteLinkStore(path: workspace.databasePath)
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
             let tokens = try await TokenIssuer(
-                keys: SigningKeys.loadOrCreate(directory: configuration.tokens.keyDirectory), configuration: configuration.tokens, projectID: "p")
+                keys: SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true), configuration: configuration.tokens, projectID: "p")
             let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
             let issuer = LinkIssuer(
                 store: store, secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,

@@ -42,16 +42,18 @@ import Testing
     @Test func aConfiguredSecretWinsOverTheFile() throws {
         let material = Data((0..<32).map { UInt8($0) })
         let configured = try ServerSecret.load(
-            SecurityConfiguration(serverSecret: material.base64EncodedString(), serverSecretFile: "/nonexistent/secret"))
+            SecurityConfiguration(serverSecret: material.base64EncodedString(), serverSecretFile: "/nonexistent/secret"), creatingIfMissing: false)
         #expect(configured.hash("x", for: .linkCode) == ServerSecret(material: material).hash("x", for: .linkCode))
     }
 
-    @Test func theSecretFileIsCreatedOnceAndReusedPrivately() throws {
+    @Test func theSecretFileIsCreatedOnlyWhenAskedThenReusedPrivately() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = SecurityConfiguration(serverSecret: nil, serverSecretFile: directory.appendingPathComponent("secret").path)
-        let first = try ServerSecret.load(configuration)
-        let second = try ServerSecret.load(configuration)
+        let error = #expect(throws: StartupError.self) { try ServerSecret.load(configuration, creatingIfMissing: false) }
+        #expect(error?.description.contains("latchkey init") == true)
+        let first = try ServerSecret.load(configuration, creatingIfMissing: true)
+        let second = try ServerSecret.load(configuration, creatingIfMissing: false)
         #expect(first.hash("x", for: .linkCode) == second.hash("x", for: .linkCode))
         let attributes = try FileManager.default.attributesOfItem(atPath: configuration.serverSecretFile)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)

@@ -11,6 +11,8 @@ func withApp(
 ) async throws {
     try await withWorkspace { workspace in
         let configuration = try await workspace.configuration(overrides)
+        // What `latchkey init` does before a production server first starts.
+        _ = try configuration.loadSecrets(creatingIfMissing: true)
         let app = try await buildApplication(configuration, clock: clock, logger: logger)
         let mailbox = Mailbox(directory: workspace.outboxDirectory)
         try await app.test(testing) { client in

@@ -45,13 +45,26 @@ import Testing
 
     @Test func switchingAlgorithmKeepsTheOldKeyPublishedAndSignsWithTheNewOne() async throws {
         try await withTemporaryDirectory { directory in
-            let rsa = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .rs256)
-            let both = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .es256)
+            let rsa = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
+            let both = try SigningKeys.load(directory: directory.path, algorithm: .es256, creatingIfMissing: true)
             #expect(both.keys.count == 2)
             #expect(both.current?.algorithm == .es256)
             #expect(both.keys.contains { $0.id == rsa.current?.id })
-            let again = try SigningKeys.loadOrCreate(directory: directory.path, algorithm: .rs256)
+            let again = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
             #expect(again.keys.count == 2 && again.current?.id == rsa.current?.id)
+        }
+    }
+
+    /// In production a missing key stops start-up rather than being made anew (a second instance would publish another).
+    @Test func withoutCreatingAMissingKeyOfTheAlgorithmIsAnError() async throws {
+        try await withTemporaryDirectory { directory in
+            #expect(throws: StartupError.self) { try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: false) }
+            let rsa = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
+            #expect(try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: false).current?.id == rsa.current?.id)
+            let error = #expect(throws: StartupError.self) {
+                try SigningKeys.load(directory: directory.path, algorithm: .es256, creatingIfMissing: false)
+            }
+            #expect(error?.description.contains("latchkey init") == true)
         }
     }
 }
