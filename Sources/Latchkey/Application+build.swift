@@ -89,7 +89,7 @@ package func buildApplication(
         logger: logger)
     app.addServices(try store.checkpointer(logger: logger))
     app.addServices(
-        ExpiredRowSweeper(store: store, clock: clock, auditRetention: TimeInterval(observability.auditRetentionDays) * 86_400, logger: logger))
+        ExpiredRowSweeper(store: store, clock: clock, policy: RetentionPolicy(auditRetentionDays: observability.auditRetentionDays), logger: logger))
     if observability.metricsEnabled, let port = observability.metricsPort {
         let metricsRouter = Router(context: AppRequestContext.self)
         metricsRouter.addRoutes(metricsEndpoint.endpoints)

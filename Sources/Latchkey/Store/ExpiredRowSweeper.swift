@@ -2,20 +2,22 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Once a minute, deletes rows whose time is over: rate-limit counters of ended windows and audit events past
-/// their retention, so both tables stay the size of what still matters.
+/// Once a minute, deletes the rows whose time is over (`RetentionPolicy`), in chunks of `chunkSize` rows, each chunk
+/// its own short transaction, so a large backlog never holds the writer for long.
 package struct ExpiredRowSweeper: Service {
     let store: any LinkStore
     let clock: any WallClock
-    let auditRetention: TimeInterval
+    let policy: RetentionPolicy
     let logger: Logger
     var interval: Duration = .seconds(60)
+    var chunkSize = 1_000
 
-    package init(store: any LinkStore, clock: any WallClock, auditRetention: TimeInterval, logger: Logger) {
+    package init(store: any LinkStore, clock: any WallClock, policy: RetentionPolicy, logger: Logger, chunkSize: Int = 1_000) {
         self.store = store
         self.clock = clock
-        self.auditRetention = auditRetention
+        self.policy = policy
         self.logger = logger
+        self.chunkSize = chunkSize
     }
 
     package func run() async {
@@ -27,16 +29,23 @@ package struct ExpiredRowSweeper: Service {
         }
     }
 
-    package func sweep() async {
-        let now = clock.now
-        let auditCutoff = now.addingTimeInterval(-auditRetention)
-        do {
-            let (counters, events) = try await store.write { transaction in
-                (try transaction.deleteExpiredRateCounters(before: Int(now.timeIntervalSince1970)), try transaction.deleteAuditEvents(before: auditCutoff))
+    /// Deletes everything over at this moment; returns how many rows of each kind went.
+    @discardableResult
+    package func sweep() async -> [ExpiringRows: Int] {
+        var removed: [ExpiringRows: Int] = [:]
+        for (rows, cutoff) in policy.cutoffs(at: clock.now) {
+            do {
+                var deleted = 0
+                repeat {
+                    let limit = chunkSize
+                    deleted = try await store.write { try $0.deleteExpired(rows, before: cutoff, limit: limit) }
+                    removed[rows, default: 0] += deleted
+                } while deleted == chunkSize && !Task.isCancelled
+            } catch {
+                logger.warning("Expired rows could not be removed", metadata: ["rows": "\(rows.rawValue)", "error": "\(error)"])
             }
-            logger.trace("Expired rows removed", metadata: ["rate_counters": "\(counters)", "audit_events": "\(events)"])
-        } catch {
-            logger.warning("Expired rows could not be removed", metadata: ["error": "\(error)"])
         }
+        logger.trace("Expired rows removed", metadata: .init(uniqueKeysWithValues: removed.map { ($0.key.rawValue, "\($0.value)") }))
+        return removed
     }
 }

@@ -79,10 +79,9 @@ package protocol StoreTransaction {
     func rateWindow(key: String, at now: Int) throws -> RateWindow?
     /// Counts one attempt in the open window of `key`, or opens a window of `windowSeconds` at `now`.
     func countRateAttempt(key: String, at now: Int, windowSeconds: Int) throws
-    /// Removes counters whose window ended before `now`; returns how many.
-    func deleteExpiredRateCounters(before now: Int) throws -> Int
 
     func record(_ event: AuditEvent) throws
-    /// Removes audit events older than `date`; returns how many.
-    func deleteAuditEvents(before date: Date) throws -> Int
+
+    /// Deletes at most `limit` rows of `rows` whose time ended before `cutoff`; returns how many.
+    func deleteExpired(_ rows: ExpiringRows, before cutoff: Date, limit: Int) throws -> Int
 }

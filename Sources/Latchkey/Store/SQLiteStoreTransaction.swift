@@ -8,7 +8,7 @@ import GRDB
 struct SQLiteStoreTransaction: StoreTransaction {
     let db: Database
 
-    private func execute(sql: String, arguments: StatementArguments) throws {
+    func execute(sql: String, arguments: StatementArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
@@ -170,11 +170,6 @@ struct SQLiteStoreTransaction: StoreTransaction {
             arguments: [key, now, windowSeconds])
     }
 
-    func deleteExpiredRateCounters(before now: Int) throws -> Int {
-        try execute(sql: "DELETE FROM rate_counters WHERE expires_at < ?", arguments: [now])
-        return db.changesCount
-    }
-
     func record(_ event: AuditEvent) throws {
         try execute(
             sql: "INSERT INTO audit_events (at, kind, account_id, email, ip_address, user_agent, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -182,11 +177,6 @@ struct SQLiteStoreTransaction: StoreTransaction {
                 event.at.timeIntervalSince1970, event.kind.rawValue, event.accountID, event.email?.value, event.requester.ipAddress,
                 event.requester.userAgent, event.detail,
             ])
-    }
-
-    func deleteAuditEvents(before date: Date) throws -> Int {
-        try execute(sql: "DELETE FROM audit_events WHERE at < ?", arguments: [date.timeIntervalSince1970])
-        return db.changesCount
     }
 
     private static func date(_ seconds: Double?) -> Date? {

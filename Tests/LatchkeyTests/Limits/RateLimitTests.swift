@@ -112,7 +112,7 @@ import Testing
 
             clock.advance(by: 301)
             let store = try SQLiteLinkStore(path: workspace.databasePath)
-            await ExpiredRowSweeper(store: store, clock: clock, auditRetention: 86_400, logger: .init(label: "test")).sweep()
+            await ExpiredRowSweeper(store: store, clock: clock, policy: RetentionPolicy(), logger: .init(label: "test")).sweep()
             #expect(try await workspace.openDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM rate_counters") } == 0)
             try await limiter().admit([.init(.completePerIP, "203.0.113.7")])
         }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// How long rows outlive their use: as long as something can still ask about them, and no longer, so that tables
+/// stay the size of what matters instead of growing with every request ever served.
+package struct RetentionPolicy: Sendable, Equatable {
+    /// Used and expired sign-in requests, after they expire: a link opened late still says "used" or "expired" rather
+    /// than "unknown".
+    package var signInRequestsAfterExpiry: TimeInterval = 86_400
+    /// Rotated refresh tokens: presenting one within this time reveals a stolen token and revokes its session.
+    package var rotatedRefreshTokens: TimeInterval = 7 * 86_400
+    /// Revoked refresh tokens: finding them is how an ID token of a revoked session is refused until it expires,
+    /// and an ID token lives a day at the most (`tokens.idTokenLifetimeSeconds`).
+    package var revokedRefreshTokens: TimeInterval = 2 * 86_400
+    /// `audit.retentionDays`.
+    package var auditEvents: TimeInterval = 90 * 86_400
+
+    package init(auditRetentionDays: Int = 90) {
+        auditEvents = TimeInterval(auditRetentionDays) * 86_400
+    }
+
+    /// Each kind of row the sweeper removes, with the time before which rows of that kind are over.
+    func cutoffs(at now: Date) -> [(ExpiringRows, Date)] {
+        [
+            (.signInRequests, now.addingTimeInterval(-signInRequestsAfterExpiry)),
+            // Delivered mail has no use left: its sealed content was dropped at delivery.
+            (.deliveredMail, now),
+            (.rotatedRefreshTokens, now.addingTimeInterval(-rotatedRefreshTokens)),
+            (.revokedRefreshTokens, now.addingTimeInterval(-revokedRefreshTokens)),
+            (.rateCounters, now),
+            (.auditEvents, now.addingTimeInterval(-auditEvents)),
+        ]
+    }
+}
+
+/// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
+/// a refresh token by its rotation or revocation, a rate counter by its window's end, an audit event by its time.
+package enum ExpiringRows: String, Sendable, CaseIterable {
+    case signInRequests
+    case deliveredMail
+    case rotatedRefreshTokens
+    case revokedRefreshTokens
+    case rateCounters
+    case auditEvents
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import Latchkey
+import Logging
+import Testing
+
+/// Rows are kept only as long as something can still ask about them.
+@Suite struct RetentionTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let day: Double = 86_400
+
+    /// Seconds since 1970 `days` before now.
+    static func ago(_ days: Double) -> Double { now.timeIntervalSince1970 - days * day }
+
+    static func fill(_ workspace: TestWorkspace) async throws {
+        try await workspace.openDatabase().write { db in
+            func pending(_ name: String, expires: Double, used: Double? = nil) throws {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, used_at)
+                        VALUES (?, ?, ?, ?, 'en', 'https://app.example.com/', ?)
+                        """, arguments: [Data(name.utf8), "\(name)@example.com", expires - 600, expires, used])
+            }
+            try pending("expired-two-days", expires: ago(2))
+            try pending("used-two-days", expires: ago(2), used: ago(2.01))
+            try pending("expired-an-hour", expires: ago(1.0 / 24))
+            try pending("live", expires: ago(-0.01))
+            for (status, sent) in [("sent", ago(0.001)), ("pending", nil), ("failed", nil)] as [(String, Double?)] {
+                try db.execute(
+                    sql: "INSERT INTO outbox (recipient, created_at, status, next_attempt_at, sent_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: ["\(status)@example.com", ago(0.01), status, ago(0.01), sent])
+            }
+            func token(_ name: String, rotated: Double? = nil, revoked: Double? = nil) throws {
+                try db.execute(
+                    sql: """
+                        INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at, rotated_at, revoked_at)
+                        VALUES (?, 'account', ?, ?, ?, ?, ?)
+                        """, arguments: [Data(name.utf8), name, ago(30), ago(30), rotated, revoked])
+            }
+            try token("rotated-eight-days", rotated: ago(8))
+            try token("rotated-a-day", rotated: ago(1))
+            try token("revoked-three-days", revoked: ago(3))
+            try token("revoked-a-day", revoked: ago(1))
+            try token("live")
+            try db.execute(
+                sql: "INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES ('ended', ?, 1, ?), ('open', ?, 1, ?)",
+                arguments: [Int(ago(0.1)), Int(ago(0.05)), Int(ago(0.01)), Int(ago(-0.01))])
+            for days in [91.0, 92, 93, 94, 95, 1] {
+                try db.execute(sql: "INSERT INTO audit_events (at, kind) VALUES (?, 'code_issued')", arguments: [ago(days)])
+            }
+        }
+    }
+
+    @Test func aSweepRemovesWhatIsOverAndKeepsTheRest() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            try await Self.fill(workspace)
+            let sweeper = ExpiredRowSweeper(
+                store: store, clock: FixedClock(Self.now), policy: RetentionPolicy(auditRetentionDays: 90), logger: Logger(label: "test"),
+                chunkSize: 2)
+            let removed = await sweeper.sweep()
+            #expect(
+                removed == [
+                    .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedRefreshTokens: 1, .rateCounters: 1, .auditEvents: 5,
+                ])
+            let left = try await workspace.openDatabase().read { db in
+                [
+                    try String.fetchAll(db, sql: "SELECT email FROM pending_requests ORDER BY id"),
+                    try String.fetchAll(db, sql: "SELECT status FROM outbox ORDER BY id"),
+                    try String.fetchAll(db, sql: "SELECT chain_id FROM refresh_tokens ORDER BY id"),
+                    try String.fetchAll(db, sql: "SELECT key FROM rate_counters"),
+                    try String.fetchAll(db, sql: "SELECT kind FROM audit_events"),
+                ]
+            }
+            #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
+            #expect(left[1] == ["pending", "failed"])
+            #expect(left[2] == ["rotated-a-day", "revoked-a-day", "live"])
+            #expect(left[3] == ["open"])
+            #expect(left[4] == ["code_issued"])
+            #expect(await sweeper.sweep().values.allSatisfy { $0 == 0 })
+        }
+    }
+
+    /// Each kind of row is found through an index, so a sweep costs what it deletes, not the size of the table.
+    @Test(arguments: [
+        "SELECT id FROM pending_requests WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM outbox WHERE status = 'sent' AND sent_at < 0 LIMIT 1000",
+        "SELECT id FROM refresh_tokens WHERE rotated_at < 0 LIMIT 1000", "SELECT id FROM refresh_tokens WHERE revoked_at < 0 LIMIT 1000",
+        "SELECT id FROM rate_counters WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM audit_events WHERE at < 0 LIMIT 1000",
+    ])
+    func everySweepQueryUsesAnIndex(_ query: String) async throws {
+        try await withWorkspace { workspace in
+            _ = try SQLiteLinkStore(path: workspace.databasePath)
+            let plan = try await workspace.openDatabase().read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+            #expect(plan.contains("USING") && plan.contains("INDEX") && !plan.contains("SCAN"), "\(plan)")
+        }
+    }
+}
