@@ -18,9 +18,9 @@ package func buildApplication(
     let (secret, keys) = try configuration.loadSecrets(creatingIfMissing: configuration.mode == .development)
     let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath, synchronous: configuration.storage.synchronous)
     let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: configuration.projectID)
-    let renderer = try await EmailRenderer(
-        directory: configuration.templatesDirectory, sender: configuration.sender, appName: configuration.appName)
-    let pages = try await PageRenderer(directory: configuration.templatesDirectory, development: configuration.mode == .development)
+    let templates = try await TemplateLibrary(directory: configuration.templatesDirectory)
+    let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
+    let pages = try PageRenderer(templates: templates, development: configuration.mode == .development)
     let transport: any MailTransport
     var mailServices: [any Service] = []
     switch configuration.mail.transport {
@@ -38,6 +38,8 @@ package func buildApplication(
     let metricsEndpoint = MetricsController(metrics: metrics, store: store, clock: clock)
 
     let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
+    let minter = SessionMinter(tokens: tokens, secret: secret)
+    let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
     let lookup = AccountLookup(store: store, tokens: tokens)
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
@@ -46,7 +48,7 @@ package func buildApplication(
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: configuration.mode == .development,
         limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
-        store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
+        store: store, hasher: hasher, clock: clock, minter: minter,
         enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter, metrics: metrics)
     let router = buildRouter(
         projectID: configuration.projectID,
@@ -59,19 +61,16 @@ package func buildApplication(
             quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: TimeInterval(configuration.security.recentLoginSeconds),
-                limiter: limiter, metrics: metrics),
+                store: store, secret: secret, clock: clock, minter: minter, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps,
             enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
         accountUpdates: AccountUpdatesController(
-            administration: AccountAdministration(
-                store: store, hasher: hasher, clock: clock, tokens: tokens, secret: secret,
-                recentLogin: TimeInterval(configuration.security.recentLoginSeconds)),
+            administration: AccountAdministration(store: store, hasher: hasher, clock: clock, minter: minter, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),
         secureToken: SecureTokenController(
-            refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), projectID: configuration.projectID),
+            refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
         wellKnown: WellKnownController(
             tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),

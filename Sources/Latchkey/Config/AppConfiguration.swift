@@ -83,7 +83,7 @@ package struct AppConfiguration: Sendable {
         let defaultLevel: Logger.Level = mode == .development ? .debug : .info
         self.logLevel = read.choice("logLevel", default: defaultLevel)
         let appName = read.string("appName") ?? "Latchkey"
-        if appName.isEmpty || appName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if appName.isEmpty || appName.containsControlCharacters {
             read.problems.add("appName", "must be a non-empty name without control characters (it goes into email subjects)")
         }
         self.appName = appName

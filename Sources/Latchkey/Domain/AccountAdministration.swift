@@ -9,11 +9,11 @@ package struct AccountAdministration: Sendable {
     let minter: SessionMinter
     let recentLogin: TimeInterval
 
-    package init(store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, recentLogin: TimeInterval) {
+    package init(store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, minter: SessionMinter, recentLogin: TimeInterval) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
-        self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.minter = minter
         self.recentLogin = recentLogin
     }
 
@@ -99,6 +99,6 @@ package struct AccountAdministration: Sendable {
     }
 
     private func requireRecentLogin(_ claims: IDTokenClaims) throws(SignInError) {
-        guard clock.now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin else { throw .credentialTooOld }
+        guard claims.isRecentLogin(at: clock.now, within: recentLogin) else { throw .credentialTooOld }
     }
 }

@@ -12,13 +12,13 @@ package struct LinkCompleter: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer, recentLogin: TimeInterval, limiter: RateLimiter,
+        store: any LinkStore, secret: ServerSecret, clock: any WallClock, minter: SessionMinter, recentLogin: TimeInterval, limiter: RateLimiter,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.secret = secret
         self.clock = clock
-        self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.minter = minter
         self.recentLogin = recentLogin
         self.limiter = limiter
         self.metrics = metrics
@@ -79,8 +79,9 @@ package struct LinkCompleter: Sendable {
             let checked = try AccountLookup.check(claims, in: transaction)
             guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             if let existing, existing.id != account.id { return .refused(.emailExists) }
-            let isRecent = now.timeIntervalSince1970 - TimeInterval(claims.authTime) <= recentLogin
-            if let current = account.email, current != email, !isRecent { return .refused(.credentialTooOld) }
+            if let current = account.email, current != email, !claims.isRecentLogin(at: now, within: recentLogin) {
+                return .refused(.credentialTooOld)
+            }
             guard try transaction.consumePendingRequest(id: id, at: now) else { return .refused(.invalidOOBCode) }
             account.email = email
             account.isEmailVerified = true

@@ -15,13 +15,13 @@ package struct PasswordAccounts: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, tokens: TokenIssuer, secret: ServerSecret, enumerationProtection: Bool,
+        store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, minter: SessionMinter, enumerationProtection: Bool,
         limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
-        self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.minter = minter
         self.enumerationProtection = enumerationProtection
         self.limiter = limiter
         self.metrics = metrics

@@ -28,10 +28,15 @@ enum Verdict<Value: Sendable>: Sendable {
     }
 }
 
-/// Mints the tokens of a new session, shared by link completion and refresh.
-struct SessionMinter: Sendable {
+/// Mints the tokens of a session: built once at start-up and shared by every service that signs someone in or refreshes.
+package struct SessionMinter: Sendable {
     let tokens: TokenIssuer
     let secret: ServerSecret
+
+    package init(tokens: TokenIssuer, secret: ServerSecret) {
+        self.tokens = tokens
+        self.secret = secret
+    }
 
     /// A fresh refresh token in a new session (`inSession(_:)` moves it to an existing one when rotating).
     func makeRefreshToken() -> IssuedRefreshToken {

@@ -11,11 +11,11 @@ package struct SessionRefresher: Sendable {
     let clock: any WallClock
     let minter: SessionMinter
 
-    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, tokens: TokenIssuer) {
+    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, minter: SessionMinter) {
         self.store = store
         self.secret = secret
         self.clock = clock
-        self.minter = SessionMinter(tokens: tokens, secret: secret)
+        self.minter = minter
     }
 
     package func refresh(token: String, logger: Logger) async throws -> Session {

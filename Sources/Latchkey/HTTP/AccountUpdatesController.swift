@@ -95,7 +95,7 @@ struct AccountUpdatesController {
     /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule).
     static func chosenLocalID(_ value: JSONValue?) throws(SignInError) -> String? {
         guard let id = try IdentityToolkitController.optionalString(value, else: .invalidLocalID) else { return nil }
-        guard (1...128).contains(id.count), !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard (1...128).contains(id.count), !id.containsControlCharacters else {
             throw .invalidLocalID
         }
         return id
@@ -104,7 +104,7 @@ struct AccountUpdatesController {
     /// A display name or photo URL: at most 2048 characters, no control characters (they reach ID tokens and emails).
     static func profileText(_ value: JSONValue?) throws(SignInError) -> String? {
         guard let text = try IdentityToolkitController.optionalString(value, else: .invalidProfileAttribute) else { return nil }
-        guard text.count <= 2048, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard text.count <= 2048, !text.containsControlCharacters else {
             throw .invalidProfileAttribute
         }
         return text

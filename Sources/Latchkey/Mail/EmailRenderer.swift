@@ -39,10 +39,10 @@ package struct EmailRenderer: Sendable {
     private let sender: MailAddress
     private let appName: String
 
-    package init(directory: String, sender: MailAddress, appName: String) async throws {
-        let (library, root) = try await MustacheLibrary.load(directory: directory)
-        self.library = library
-        self.languages = try TemplateLanguages(library: library, root: root, family: "email", names: Self.templateNames)
+    /// Checks that `templates` hold the emails in English, and that every language they are written in makes a valid message.
+    package init(templates: TemplateLibrary, sender: MailAddress, appName: String) throws {
+        self.library = templates.library
+        self.languages = try TemplateLanguages(templates: templates, family: "email", names: Self.templateNames)
         self.sender = sender
         self.appName = appName
         try checkEveryLanguage()

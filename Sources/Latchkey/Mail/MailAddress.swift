@@ -13,7 +13,7 @@ package struct MailAddress: Sendable, Equatable {
     /// Validates `address` and `displayName`, throwing `MailError.invalidAddress` with a reason that never contains the address.
     package init(address: String, displayName: String? = nil) throws(MailError) {
         try Self.validate(address: address)
-        if let displayName, displayName.unicodeScalars.contains(where: Self.isControl) {
+        if let displayName, displayName.containsControlCharacters {
             throw .invalidAddress("display name contains a control character")
         }
         self.address = address
@@ -51,16 +51,11 @@ package struct MailAddress: Sendable, Equatable {
         return "\"\(escaped)\""
     }
 
-    /// C0 controls and DEL are what make CRLF header injection and NUL truncation possible.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F
-    }
-
     /// Checks the address shape; each failure has its own constant reason so an operator can tell what was wrong.
     private static func validate(address: String) throws(MailError) {
         if address.isEmpty { throw .invalidAddress("address is empty") }
         if address.utf8.count > 254 { throw .invalidAddress("address is longer than 254 characters") }
-        if address.unicodeScalars.contains(where: isControl) { throw .invalidAddress("address contains a control character") }
+        if address.containsControlCharacters { throw .invalidAddress("address contains a control character") }
         if !address.unicodeScalars.allSatisfy(\.isASCII) { throw .invalidAddress("address contains a non-ASCII character") }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .invalidAddress("address must contain exactly one @") }

@@ -30,7 +30,7 @@ package struct MailMessage: Sendable, Equatable {
         date: Date,
         messageID: String? = nil
     ) throws(MailError) {
-        if subject.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if subject.containsControlCharacters {
             throw .invalidHeader("subject contains a control character")
         }
         let messageID = messageID ?? Self.makeMessageID(domain: from.domain)

@@ -12,12 +12,12 @@ package struct PageRenderer: Sendable {
     private let library: MustacheLibrary
     private let languages: TemplateLanguages
 
-    /// Loads `directory`; with `development` the mailbox templates must be there too.
-    package init(directory: String, development: Bool) async throws {
-        let (library, root) = try await MustacheLibrary.load(directory: directory)
-        languages = try TemplateLanguages(library: library, root: root, family: "pages", names: Self.pageNames)
+    /// Checks that `templates` hold the pages; with `development` the mailbox templates must be there too.
+    package init(templates: TemplateLibrary, development: Bool) throws {
+        let library = templates.library
+        languages = try TemplateLanguages(templates: templates, family: "pages", names: Self.pageNames)
         if development, let missing = Self.developmentNames.first(where: { library.getTemplate(named: $0) == nil }) {
-            throw StartupError("missing development page template: expected \(root)\(missing).mustache")
+            throw StartupError("missing development page template: expected \(templates.root)\(missing).mustache")
         }
         self.library = library
     }

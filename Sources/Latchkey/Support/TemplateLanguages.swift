@@ -10,7 +10,8 @@ struct TemplateLanguages: Sendable {
     private let folders: [String: String]
 
     /// Scans `root/family/*/`; throws when the English folder misses one of `names`, since English is the fallback.
-    init(library: MustacheLibrary, root: String, family: String, names: [String]) throws {
+    init(templates: TemplateLibrary, family: String, names: [String]) throws {
+        let (library, root) = (templates.library, templates.root)
         let candidates = (try? FileManager.default.contentsOfDirectory(atPath: root + family)) ?? []
         var folders: [String: String] = [:]
         for folder in candidates where names.allSatisfy({ library.getTemplate(named: "\(family)/\(folder)/\($0)") != nil }) {

@@ -24,6 +24,7 @@ import Testing
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
             let tokens = try await TokenIssuer(
                 keys: SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true), configuration: configuration.tokens, projectID: "p")
+            let minter = SessionMinter(tokens: tokens, secret: secret)
             let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
             let issuer = LinkIssuer(
                 store: store, secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
@@ -31,8 +32,8 @@ import Testing
             try await body(
                 Services(
                     issuer: issuer,
-                    completer: LinkCompleter(store: store, secret: secret, clock: clock, tokens: tokens, recentLogin: 300, limiter: limiter),
-                    refresher: SessionRefresher(store: store, secret: secret, clock: clock, tokens: tokens), store: store, secret: secret))
+                    completer: LinkCompleter(store: store, secret: secret, clock: clock, minter: minter, recentLogin: 300, limiter: limiter),
+                    refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), store: store, secret: secret))
         }
     }
 

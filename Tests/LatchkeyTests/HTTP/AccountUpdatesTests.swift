@@ -138,6 +138,8 @@ import Testing
             #expect(try cleared.json["displayName"] == nil && cleared.json["photoUrl"] == nil)
             let control = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","displayName":"a\nb"}"#)
             #expect(control.errorMessage == "INVALID_PROFILE_ATTRIBUTE")
+            let c1 = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","displayName":"a\u0085b"}"#)
+            #expect(c1.errorMessage == "INVALID_PROFILE_ATTRIBUTE")
         }
     }
 

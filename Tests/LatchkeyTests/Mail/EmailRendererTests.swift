@@ -7,7 +7,7 @@ import Testing
 
     func makeRenderer() async throws -> EmailRenderer {
         try await EmailRenderer(
-            directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path,
+            templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
             sender: MailAddress(address: "no-reply@example.com", displayName: "Example"), appName: "Example")
     }
 
@@ -78,7 +78,8 @@ import Testing
             let subject = templates.appendingPathComponent("email/fr/sign-in.subject.mustache")
             try "Connexion\u{7}{{appName}}".write(to: subject, atomically: true, encoding: .utf8)
             await #expect(throws: StartupError.self) {
-                try await EmailRenderer(directory: templates.path, sender: MailAddress(address: "a@example.com"), appName: "x")
+                try await EmailRenderer(
+                    templates: TemplateLibrary(directory: templates.path), sender: MailAddress(address: "a@example.com"), appName: "x")
             }
         }
     }
@@ -100,8 +101,8 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             await #expect(throws: StartupError.self) {
                 try await EmailRenderer(
-                    directory: workspace.directory.appendingPathComponent("templates").path, sender: MailAddress(address: "a@example.com"),
-                    appName: "x")
+                    templates: TemplateLibrary(directory: workspace.directory.appendingPathComponent("templates").path),
+                    sender: MailAddress(address: "a@example.com"), appName: "x")
             }
         }
     }

@@ -40,7 +40,7 @@ struct MailAddressTests {
         }
     }
 
-    @Test(arguments: ["Eve\r\nBcc: eve@evil.example", "Eve\nBcc:", "Eve\u{0}", "Eve\u{1B}[0m", "Tab\tName", "Del\u{7F}"])
+    @Test(arguments: ["Eve\r\nBcc: eve@evil.example", "Eve\nBcc:", "Eve\u{0}", "Eve\u{1B}[0m", "Tab\tName", "Del\u{7F}", "Next\u{85}Line"])
     func displayNameWithControlCharactersIsRejected(name: String) {
         #expect(throws: MailError.invalidAddress("display name contains a control character")) {
             try MailAddress(address: "user@example.com", displayName: name)

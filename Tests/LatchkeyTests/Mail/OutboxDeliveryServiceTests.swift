@@ -24,8 +24,8 @@ import Testing
         var policy = DeliveryPolicy()
         policy.maximumAttempts = 3
         let renderer = try await EmailRenderer(
-            directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path, sender: MailAddress(address: "no-reply@example.com"),
-            appName: "Example")
+            templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
+            sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         let service = OutboxDeliveryService(
             store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
             logger: Logger(label: "test"))
