@@ -30,9 +30,6 @@ package struct Account: Sendable, Equatable {
         self.photoURL = photoURL
     }
 
-    /// Firebase's `sign_in_provider` for this account's sessions.
-    package var signInProvider: String { email == nil ? "anonymous" : "password" }
-
     /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG.
     package static func makeID() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")

@@ -25,7 +25,7 @@ package struct AccountAdministration: Sendable {
         if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
         var passwordHash: String?
         if let password = changes.password { passwordHash = try await hasher.hash(password) }
-        let refresh = minter.makeRefreshToken()
+        let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
         let newHash = passwordHash
         let verdict = try await store.write { transaction -> Verdict<Account> in
@@ -65,7 +65,7 @@ package struct AccountAdministration: Sendable {
                 let requested = min(changes.validSince ?? now, now).wholeSeconds
                 if requested > current.validSince || newHash != nil {
                     current.validSince = max(current.validSince, requested)
-                    try transaction.revokeRefreshTokens(accountID: current.id, at: now)
+                    try transaction.revokeSessions(accountID: current.id, at: now)
                     try transaction.record(
                         AuditEvent(
                             .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
@@ -74,7 +74,7 @@ package struct AccountAdministration: Sendable {
             }
             try transaction.update(current)
             if newHash != nil, case .user = actor {
-                try transaction.insert(refresh.record(accountID: current.id, authTime: now, now: now))
+                try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
             }
             return .accepted(current)
         }

@@ -29,7 +29,10 @@ package struct AccountLookup: Sendable {
     static func check(_ claims: IDTokenClaims, in transaction: any StoreTransaction) throws -> Verdict<Account> {
         guard let account = try transaction.account(id: claims.userID) else { return .refused(.userNotFound) }
         guard claims.issuedAt.value >= account.validSince else { return .refused(.tokenExpired) }
-        if let session = claims.sessionID, try transaction.isSessionRevoked(chainID: session) { return .refused(.tokenExpired) }
+        if let id = claims.sessionID {
+            // A session gone from the store was revoked days ago (`RetentionPolicy`): no token of it is still valid.
+            guard let session = try transaction.session(id: id), session.revokedAt == nil else { return .refused(.tokenExpired) }
+        }
         guard !account.isDisabled else { return .refused(.userDisabled) }
         return .accepted(account)
     }

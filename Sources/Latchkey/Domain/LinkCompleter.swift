@@ -42,7 +42,7 @@ package struct LinkCompleter: Sendable {
         limits: [RateLimiter.Check] = [], logger: Logger
     ) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
-        let refresh = minter.makeRefreshToken()
+        let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
         let counters = limiter.counters(for: limits)
         let outcome = try await store.write { transaction -> Result<Verdict<SignedIn>, RateLimited> in
@@ -87,8 +87,7 @@ package struct LinkCompleter: Sendable {
             account.isEmailVerified = true
             account.lastSignInAt = now
             try transaction.update(account)
-            try transaction.insert(
-                refresh.record(accountID: account.id, authTime: now, now: now))
+            try transaction.openSession(refresh, accountID: account.id, authTime: now, now: now)
             try transaction.record(
                 AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: "linked to a signed-in account"))
             return .accepted((account, false, false))
@@ -102,7 +101,7 @@ package struct LinkCompleter: Sendable {
             // removed, or an address set on an anonymous account) loses every session now.
             account.passwordHash = nil
             account.validSince = now.wholeSeconds
-            try transaction.revokeRefreshTokens(accountID: account.id, at: now)
+            try transaction.revokeSessions(accountID: account.id, at: now)
             for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
                 try transaction.record(
                     AuditEvent(kind, at: now, accountID: account.id, email: email, requester: requester, detail: "address proven by another party"))
@@ -111,8 +110,7 @@ package struct LinkCompleter: Sendable {
         account.isEmailVerified = true
         account.lastSignInAt = now
         if existing == nil { try transaction.insert(account) } else { try transaction.update(account) }
-        try transaction.insert(
-            refresh.record(accountID: account.id, authTime: now, now: now))
+        try transaction.openSession(refresh, accountID: account.id, authTime: now, now: now)
         try transaction.record(
             AuditEvent(.signInCompleted, at: now, accountID: account.id, email: email, requester: requester, detail: existing == nil ? "new account" : nil))
         return .accepted((account, existing == nil, strips))

@@ -34,7 +34,7 @@ package struct PasswordAccounts: Sendable {
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let newHash = passwordHash
-        let refresh = minter.makeRefreshToken()
+        let refresh = minter.makeRefreshToken(signingInWith: email == nil ? .anonymous : .password)
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
             if let id, try transaction.account(id: id) != nil { return .refused(.duplicateLocalID) }
@@ -43,8 +43,7 @@ package struct PasswordAccounts: Sendable {
                 id: id ?? Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
                 lastSignInAt: now)
             try transaction.insert(account)
-            try transaction.insert(
-                refresh.record(accountID: account.id, authTime: now, now: now))
+            try transaction.openSession(refresh, accountID: account.id, authTime: now, now: now)
             return .accepted(account)
         }
         let account = try verdict.get()
@@ -73,7 +72,7 @@ package struct PasswordAccounts: Sendable {
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
         let upgradedHash = PasswordHasher.isOutdated(passwordHash) ? try await hasher.hash(password) : nil
-        let refresh = minter.makeRefreshToken()
+        let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
             // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
@@ -85,7 +84,7 @@ package struct PasswordAccounts: Sendable {
             current.lastSignInAt = now
             if let upgradedHash { current.passwordHash = upgradedHash }
             try transaction.update(current)
-            try transaction.insert(refresh.record(accountID: current.id, authTime: now, now: now))
+            try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
             return .accepted(current)
         }
         let signedIn = try verdict.get()

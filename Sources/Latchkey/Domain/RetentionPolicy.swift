@@ -8,9 +8,9 @@ package struct RetentionPolicy: Sendable, Equatable {
     package var signInRequestsAfterExpiry: TimeInterval = 86_400
     /// Rotated refresh tokens: presenting one within this time reveals a stolen token and revokes its session.
     package var rotatedRefreshTokens: TimeInterval = 7 * 86_400
-    /// Revoked refresh tokens: finding them is how an ID token of a revoked session is refused until it expires,
-    /// and an ID token lives a day at the most (`tokens.idTokenLifetimeSeconds`).
-    package var revokedRefreshTokens: TimeInterval = 2 * 86_400
+    /// Revoked sessions, with their refresh tokens: finding the session is how its ID tokens are refused until they
+    /// expire, and an ID token lives a day at the most (`tokens.idTokenLifetimeSeconds`).
+    package var revokedSessions: TimeInterval = 2 * 86_400
     /// `audit.retentionDays`.
     package var auditEvents: TimeInterval = 90 * 86_400
 
@@ -25,7 +25,7 @@ package struct RetentionPolicy: Sendable, Equatable {
             // Delivered mail has no use left: its sealed content was dropped at delivery.
             (.deliveredMail, now),
             (.rotatedRefreshTokens, now.addingTimeInterval(-rotatedRefreshTokens)),
-            (.revokedRefreshTokens, now.addingTimeInterval(-revokedRefreshTokens)),
+            (.revokedSessions, now.addingTimeInterval(-revokedSessions)),
             (.rateCounters, now),
             (.auditEvents, now.addingTimeInterval(-auditEvents)),
         ]
@@ -33,12 +33,12 @@ package struct RetentionPolicy: Sendable, Equatable {
 }
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
-/// a refresh token by its rotation or revocation, a rate counter by its window's end, an audit event by its time.
+/// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
     case rotatedRefreshTokens
-    case revokedRefreshTokens
+    case revokedSessions
     case rateCounters
     case auditEvents
 }

@@ -61,17 +61,20 @@ package protocol StoreTransaction {
     func account(id: String) throws -> Account?
     func insert(_ account: Account) throws
     func update(_ account: Account) throws
-    /// Deletes the account and revokes its refresh tokens (kept, so a refresh answers USER_NOT_FOUND).
+    /// Deletes the account and revokes its sessions (kept a while, so a refresh answers `USER_NOT_FOUND`).
     func deleteAccount(id: String, at now: Date) throws
+
+    func insert(_ session: SessionRecord) throws
+    func session(id: String) throws -> SessionRecord?
+    /// Revokes one session (a replayed refresh token).
+    func revokeSession(id: String, at now: Date) throws
+    /// Revokes every session of the account (a takeover strip, a revocation, a password change).
+    func revokeSessions(accountID: String, at now: Date) throws
 
     func insert(_ token: RefreshToken) throws
     func refreshToken(hash: Data) throws -> RefreshToken?
-    /// True only for the one caller that rotates a token that was neither rotated nor revoked.
+    /// True only for the one caller that rotates a token that was not rotated yet.
     func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool
-    /// True when the session (refresh-token chain) was revoked.
-    func isSessionRevoked(chainID: String) throws -> Bool
-    func revokeRefreshTokens(chainID: String, at now: Date) throws
-    func revokeRefreshTokens(accountID: String, at now: Date) throws
 
     func enqueue(_ message: OutboxMessage) throws
 

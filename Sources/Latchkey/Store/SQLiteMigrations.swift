@@ -182,6 +182,45 @@ package enum SQLiteMigrations {
                     CREATE INDEX refresh_tokens_by_revocation ON refresh_tokens(revoked_at) WHERE revoked_at IS NOT NULL;
                     """)
         }
+        // A session is one row: revoking it is one write and checking it one lookup, and it keeps the provider it signed
+        // in with. Existing chains become sessions (anonymous when their account has no address, else password); the
+        // tokens lose what moved to their session (auth time, revocation) and their account, which the session names.
+        migrator.registerMigration("v10: sessions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        account_id TEXT NOT NULL,
+                        sign_in_provider TEXT NOT NULL,
+                        second_factor TEXT,
+                        auth_time REAL NOT NULL,
+                        created_at REAL NOT NULL,
+                        revoked_at REAL,
+                        revoked_with_account INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    INSERT INTO sessions (id, account_id, sign_in_provider, auth_time, created_at, revoked_at, revoked_with_account)
+                        SELECT t.chain_id, MIN(t.account_id),
+                            CASE WHEN MIN(a.id) IS NOT NULL AND MIN(a.email) IS NULL THEN 'anonymous' ELSE 'password' END,
+                            MIN(t.auth_time), MIN(t.created_at), MAX(t.revoked_at), MAX(t.revoked_with_account)
+                        FROM refresh_tokens t LEFT JOIN accounts a ON a.id = t.account_id
+                        GROUP BY t.chain_id;
+                    CREATE INDEX sessions_by_account ON sessions(account_id);
+                    CREATE INDEX sessions_by_revocation ON sessions(revoked_at) WHERE revoked_at IS NOT NULL;
+                    CREATE TABLE refresh_tokens_v10 (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        token_hash BLOB NOT NULL UNIQUE,
+                        session_id TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        rotated_at REAL
+                    );
+                    INSERT INTO refresh_tokens_v10 (id, token_hash, session_id, created_at, rotated_at)
+                        SELECT id, token_hash, chain_id, created_at, rotated_at FROM refresh_tokens;
+                    DROP TABLE refresh_tokens;
+                    ALTER TABLE refresh_tokens_v10 RENAME TO refresh_tokens;
+                    CREATE INDEX refresh_tokens_by_session ON refresh_tokens(session_id);
+                    CREATE INDEX refresh_tokens_by_rotation ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -5,12 +5,18 @@ extension SQLiteStoreTransaction {
     /// One bounded `DELETE` per kind, each finding its rows through an index on the time that ends them.
     func deleteExpired(_ rows: ExpiringRows, before cutoff: Date, limit: Int) throws -> Int {
         let seconds = cutoff.timeIntervalSince1970
+        if rows == .revokedSessions {
+            // The session's tokens go with it; their rows are found through the session index.
+            try execute(
+                sql: "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE revoked_at < ?1 LIMIT ?2)",
+                arguments: [seconds, limit])
+        }
         let sql =
             switch rows {
             case .signInRequests: "SELECT id FROM pending_requests WHERE expires_at < ?1 LIMIT ?2"
             case .deliveredMail: "SELECT id FROM outbox WHERE status = 'sent' AND sent_at < ?1 LIMIT ?2"
             case .rotatedRefreshTokens: "SELECT id FROM refresh_tokens WHERE rotated_at < ?1 LIMIT ?2"
-            case .revokedRefreshTokens: "SELECT id FROM refresh_tokens WHERE revoked_at < ?1 LIMIT ?2"
+            case .revokedSessions: "SELECT id FROM sessions WHERE revoked_at < ?1 LIMIT ?2"
             case .rateCounters: "SELECT id FROM rate_counters WHERE expires_at < ?1 LIMIT ?2"
             case .auditEvents: "SELECT id FROM audit_events WHERE at < ?1 LIMIT ?2"
             }
@@ -24,7 +30,8 @@ extension ExpiringRows {
         switch self {
         case .signInRequests: "pending_requests"
         case .deliveredMail: "outbox"
-        case .rotatedRefreshTokens, .revokedRefreshTokens: "refresh_tokens"
+        case .rotatedRefreshTokens: "refresh_tokens"
+        case .revokedSessions: "sessions"
         case .rateCounters: "rate_counters"
         case .auditEvents: "audit_events"
         }

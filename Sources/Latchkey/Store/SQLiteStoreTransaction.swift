@@ -12,7 +12,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    private func row(sql: String, arguments: StatementArguments) throws -> Row? {
+    func row(sql: String, arguments: StatementArguments) throws -> Row? {
         try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
@@ -96,51 +96,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
 
     func deleteAccount(id: String, at now: Date) throws {
         try execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
-        try execute(
-            sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
-            arguments: [now.timeIntervalSince1970, id])
-    }
-
-    func insert(_ token: RefreshToken) throws {
-        try execute(
-            sql: """
-                INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at)
-                VALUES (?, ?, ?, ?, ?)
-                """,
-            arguments: [token.tokenHash, token.accountID, token.chainID, token.authTime.timeIntervalSince1970, token.createdAt.timeIntervalSince1970])
-    }
-
-    func refreshToken(hash: Data) throws -> RefreshToken? {
-        guard let row = try row(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else { return nil }
-        return RefreshToken(
-            id: row["id"], tokenHash: row["token_hash"], accountID: row["account_id"], chainID: row["chain_id"],
-            authTime: Date(timeIntervalSince1970: row["auth_time"]), createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            rotatedAt: Self.date(row["rotated_at"]), revokedAt: Self.date(row["revoked_at"]), isRevokedWithAccount: row["revoked_with_account"])
-    }
-
-    func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
-        try execute(
-            sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
-            arguments: [now.timeIntervalSince1970, refreshTokenID])
-        return db.changesCount == 1
-    }
-
-    func isSessionRevoked(chainID: String) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE chain_id = ? AND revoked_at IS NOT NULL)"), arguments: [chainID])
-            ?? false
-    }
-
-    func revokeRefreshTokens(chainID: String, at now: Date) throws {
-        try execute(
-            sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL",
-            arguments: [now.timeIntervalSince1970, chainID])
-    }
-
-    func revokeRefreshTokens(accountID: String, at now: Date) throws {
-        try execute(
-            sql: "UPDATE refresh_tokens SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
-            arguments: [now.timeIntervalSince1970, accountID])
+        try revokeSessions(accountID: id, at: now)
     }
 
     func enqueue(_ message: OutboxMessage) throws {
@@ -179,7 +135,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
             ])
     }
 
-    private static func date(_ seconds: Double?) -> Date? {
+    static func date(_ seconds: Double?) -> Date? {
         seconds.map(Date.init(timeIntervalSince1970:))
     }
 

@@ -29,7 +29,7 @@ package struct TokenIssuer: Sendable {
     }
 
     /// An ID token for `account`, valid for the configured lifetime from `now`.
-    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String) throws -> String {
+    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider) throws -> String {
         let issuedAt = now.wholeSeconds
         let claims = IDTokenClaims(
             issuer: IssuerClaim(value: issuer),
@@ -44,7 +44,7 @@ package struct TokenIssuer: Sendable {
             name: account.displayName,
             picture: account.photoURL,
             sessionID: sessionID,
-            firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: account.signInProvider)
+            firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: signInProvider.id)
         )
         return try signer.sign(claims)
     }

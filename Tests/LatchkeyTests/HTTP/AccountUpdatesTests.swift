@@ -156,6 +156,29 @@ import Testing
         }
     }
 
+    /// The provider a session signed in with is the session's own: the anonymous session of an account that later
+    /// proved an address still refreshes as anonymous, and the link's session signs in as password.
+    @Test func aSessionKeepsTheProviderItSignedInWith() async throws {
+        @Sendable func provider(_ idToken: Any?) throws -> String? {
+            let token = try #require(idToken as? String)
+            let payload = try #require(Data(base64Encoded: token.split(separator: ".")[1].description.base64Padded))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            return (claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String
+        }
+        try await withApp { client, _, mailbox in
+            let anonymous = try await client.post("/v1/accounts:signUp", json: "{}").json
+            #expect(try provider(anonymous["idToken"]) == "anonymous")
+            try await client.sendLink()
+            let linked = try await client.post(
+                "/v1/accounts:signInWithEmailLink",
+                json: #"{"email":"alice@example.com","oobCode":"\#(try await mailbox.code())","idToken":"\#(try #require(anonymous["idToken"] as? String))"}"#
+            ).json
+            #expect(try provider(linked["idToken"]) == "password")
+            let refreshed = try await client.refresh(try #require(anonymous["refreshToken"] as? String)).json
+            #expect(try provider(refreshed["id_token"]) == "anonymous")
+        }
+    }
+
     @Test func anAnonymousAccountIsUpgradedByCompletingALink() async throws {
         try await withApp { client, _, mailbox in
             let anonymous = try await client.post("/v1/accounts:signUp", json: "{}").json

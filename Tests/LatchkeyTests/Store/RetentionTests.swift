@@ -30,18 +30,24 @@ import Testing
                     sql: "INSERT INTO outbox (recipient, created_at, status, next_attempt_at, sent_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: ["\(status)@example.com", ago(0.01), status, ago(0.01), sent])
             }
-            func token(_ name: String, rotated: Double? = nil, revoked: Double? = nil) throws {
+            func session(_ id: String, revoked: Double? = nil) throws {
                 try db.execute(
-                    sql: """
-                        INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at, rotated_at, revoked_at)
-                        VALUES (?, 'account', ?, ?, ?, ?, ?)
-                        """, arguments: [Data(name.utf8), name, ago(30), ago(30), rotated, revoked])
+                    sql: "INSERT INTO sessions (id, account_id, sign_in_provider, auth_time, created_at, revoked_at) VALUES (?, 'account', 'password', ?, ?, ?)",
+                    arguments: [id, ago(30), ago(30), revoked])
             }
-            try token("rotated-eight-days", rotated: ago(8))
-            try token("rotated-a-day", rotated: ago(1))
-            try token("revoked-three-days", revoked: ago(3))
-            try token("revoked-a-day", revoked: ago(1))
-            try token("live")
+            func token(_ name: String, of session: String, rotated: Double? = nil) throws {
+                try db.execute(
+                    sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at, rotated_at) VALUES (?, ?, ?, ?)",
+                    arguments: [Data(name.utf8), session, ago(30), rotated])
+            }
+            try session("live")
+            try session("revoked-three-days", revoked: ago(3))
+            try session("revoked-a-day", revoked: ago(1))
+            try token("rotated-eight-days", of: "live", rotated: ago(8))
+            try token("rotated-a-day", of: "live", rotated: ago(1))
+            try token("current", of: "live")
+            try token("of-revoked-three-days", of: "revoked-three-days")
+            try token("of-revoked-a-day", of: "revoked-a-day")
             try db.execute(
                 sql: "INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES ('ended', ?, 1, ?), ('open', ?, 1, ?)",
                 arguments: [Int(ago(0.1)), Int(ago(0.05)), Int(ago(0.01)), Int(ago(-0.01))])
@@ -61,22 +67,24 @@ import Testing
             let removed = await sweeper.sweep()
             #expect(
                 removed == [
-                    .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedRefreshTokens: 1, .rateCounters: 1, .auditEvents: 5,
+                    .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
                 ])
             let left = try await workspace.openDatabase().read { db in
                 [
                     try String.fetchAll(db, sql: "SELECT email FROM pending_requests ORDER BY id"),
                     try String.fetchAll(db, sql: "SELECT status FROM outbox ORDER BY id"),
-                    try String.fetchAll(db, sql: "SELECT chain_id FROM refresh_tokens ORDER BY id"),
+                    try String.fetchAll(db, sql: "SELECT CAST(token_hash AS TEXT) FROM refresh_tokens ORDER BY id"),
+                    try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY id"),
                     try String.fetchAll(db, sql: "SELECT key FROM rate_counters"),
                     try String.fetchAll(db, sql: "SELECT kind FROM audit_events"),
                 ]
             }
             #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
             #expect(left[1] == ["pending", "failed"])
-            #expect(left[2] == ["rotated-a-day", "revoked-a-day", "live"])
-            #expect(left[3] == ["open"])
-            #expect(left[4] == ["code_issued"])
+            #expect(left[2] == ["rotated-a-day", "current", "of-revoked-a-day"])
+            #expect(left[3] == ["live", "revoked-a-day"])
+            #expect(left[4] == ["open"])
+            #expect(left[5] == ["code_issued"])
             #expect(await sweeper.sweep().values.allSatisfy { $0 == 0 })
         }
     }
@@ -84,7 +92,8 @@ import Testing
     /// Each kind of row is found through an index, so a sweep costs what it deletes, not the size of the table.
     @Test(arguments: [
         "SELECT id FROM pending_requests WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM outbox WHERE status = 'sent' AND sent_at < 0 LIMIT 1000",
-        "SELECT id FROM refresh_tokens WHERE rotated_at < 0 LIMIT 1000", "SELECT id FROM refresh_tokens WHERE revoked_at < 0 LIMIT 1000",
+        "SELECT id FROM refresh_tokens WHERE rotated_at < 0 LIMIT 1000", "SELECT id FROM sessions WHERE revoked_at < 0 LIMIT 1000",
+        "SELECT id FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE revoked_at < 0 LIMIT 1000)",
         "SELECT id FROM rate_counters WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM audit_events WHERE at < 0 LIMIT 1000",
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {

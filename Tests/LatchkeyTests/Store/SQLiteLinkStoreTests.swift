@@ -126,6 +126,31 @@ import Testing
         }
     }
 
+    /// Each refresh chain becomes one session, revoked when any of its tokens was, anonymous when its account has no address.
+    @Test func refreshChainsBecomeSessions() async throws {
+        try await withWorkspace { workspace in
+            try await makeOldDatabase(
+                workspace, upTo: "v9: indexes for retention",
+                holding: """
+                    INSERT INTO accounts (id, email, valid_since, created_at) VALUES ('alice', 'alice@example.com', 0, 0), ('anon', NULL, 0, 0);
+                    INSERT INTO refresh_tokens (token_hash, account_id, chain_id, auth_time, created_at, rotated_at, revoked_at, revoked_with_account)
+                    VALUES (x'01', 'alice', 'live', 100, 100, 150, NULL, 0), (x'02', 'alice', 'live', 100, 150, NULL, NULL, 0),
+                        (x'03', 'alice', 'stolen', 200, 200, 250, 260, 0), (x'04', 'alice', 'stolen', 200, 250, NULL, 260, 0),
+                        (x'05', 'alice', 'stripped', 300, 300, NULL, 400, 1), (x'06', 'anon', 'guest', 500, 500, NULL, NULL, 0);
+                    """)
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            #expect(store.applied == ["v10: sessions"])
+            let sessions = try await store.read { tx in try ["live", "stolen", "stripped", "guest"].map { try #require(try tx.session(id: $0)) } }
+            #expect(sessions.map(\.accountID) == ["alice", "alice", "alice", "anon"])
+            #expect(sessions.map(\.signInProvider) == [.password, .password, .password, .anonymous])
+            #expect(sessions.map(\.authTime.timeIntervalSince1970) == [100, 200, 300, 500])
+            #expect(sessions.map { $0.revokedAt?.timeIntervalSince1970 } == [nil, 260, 400, nil])
+            #expect(sessions.map(\.isRevokedWithAccount) == [false, false, true, false])
+            let token = try await store.read { try $0.refreshToken(hash: Data([2])) }
+            #expect(token?.sessionID == "live" && token?.rotatedAt == nil)
+        }
+    }
+
     @Test func mailQueuedBeforeTheUpgradeStaysFinishedMIME() async throws {
         try await withWorkspace { workspace in
             try await makeOldDatabase(

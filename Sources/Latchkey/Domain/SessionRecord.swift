@@ -1,0 +1,49 @@
+import Foundation
+
+/// One signed-in session as stored: one row per refresh chain, with the account, how it signed in, and whether it
+/// was revoked. Revoking a session is one write and checking it one lookup, whatever the length of its chain.
+package struct SessionRecord: Sendable, Equatable {
+    /// The `sid` of its ID tokens and the chain of its refresh tokens.
+    package var id: String
+    package var accountID: String
+    /// Firebase's `sign_in_provider`, fixed when the session signs in: a refresh never derives it from the account.
+    package var signInProvider: SignInProvider
+    /// The second factor the session passed; none until second factors exist.
+    package var secondFactor: String?
+    /// When the user signed in; carried through every refresh into `auth_time`.
+    package var authTime: Date
+    package var createdAt: Date
+    package var revokedAt: Date?
+    /// Revoked because the account's sessions were ended (a refresh answers `TOKEN_EXPIRED`), not because a refresh
+    /// token was replayed (`INVALID_REFRESH_TOKEN`).
+    package var isRevokedWithAccount: Bool
+
+    package init(
+        id: String, accountID: String, signInProvider: SignInProvider, secondFactor: String? = nil, authTime: Date, createdAt: Date,
+        revokedAt: Date? = nil, isRevokedWithAccount: Bool = false
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.signInProvider = signInProvider
+        self.secondFactor = secondFactor
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+        self.isRevokedWithAccount = isRevokedWithAccount
+    }
+}
+
+/// How a session signed in, by Firebase's provider id (`firebase.sign_in_provider`).
+package struct SignInProvider: Sendable, Hashable, CustomStringConvertible {
+    package let id: String
+
+    package init(id: String) {
+        self.id = id
+    }
+
+    /// A password, and an email link too: Firebase files email-link sign-in under the password provider.
+    package static let password = SignInProvider(id: "password")
+    package static let anonymous = SignInProvider(id: "anonymous")
+
+    package var description: String { id }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// Sessions and their refresh tokens.
+extension SQLiteStoreTransaction {
+    func insert(_ session: SessionRecord) throws {
+        try execute(
+            sql: """
+                INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, auth_time, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                session.id, session.accountID, session.signInProvider.id, session.secondFactor, session.authTime.timeIntervalSince1970,
+                session.createdAt.timeIntervalSince1970,
+            ])
+    }
+
+    func session(id: String) throws -> SessionRecord? {
+        try row(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map { row in
+            SessionRecord(
+                id: row["id"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
+                secondFactor: row["second_factor"], authTime: Date(timeIntervalSince1970: row["auth_time"]),
+                createdAt: Date(timeIntervalSince1970: row["created_at"]), revokedAt: Self.date(row["revoked_at"]),
+                isRevokedWithAccount: row["revoked_with_account"])
+        }
+    }
+
+    func revokeSession(id: String, at now: Date) throws {
+        try execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now.timeIntervalSince1970, id])
+    }
+
+    func revokeSessions(accountID: String, at now: Date) throws {
+        try execute(
+            sql: "UPDATE sessions SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
+            arguments: [now.timeIntervalSince1970, accountID])
+    }
+
+    func insert(_ token: RefreshToken) throws {
+        try execute(
+            sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)",
+            arguments: [token.tokenHash, token.sessionID, token.createdAt.timeIntervalSince1970])
+    }
+
+    func refreshToken(hash: Data) throws -> RefreshToken? {
+        try row(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]).map { row in
+            RefreshToken(
+                id: row["id"], tokenHash: row["token_hash"], sessionID: row["session_id"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                rotatedAt: Self.date(row["rotated_at"]))
+        }
+    }
+
+    func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
+        try execute(
+            sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL", arguments: [now.timeIntervalSince1970, refreshTokenID])
+        return db.changesCount == 1
+    }
+}
