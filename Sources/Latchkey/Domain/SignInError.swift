@@ -93,7 +93,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .emailMismatch: "The email provided does not match the sign-in email address."
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
-        case .invalidLocalID: "The uid must be 1 to 128 characters without control characters."
+        case .invalidLocalID: "The uid must be 1 to 128 characters without control or bidirectional formatting characters."
         case .passwordTooLong: "Password should be at most 4096 bytes"
         case .passwordHasControlCharacters: "Password must not contain control characters"
         case .tenantsNotSupported: "Tenants are not supported."

@@ -92,10 +92,11 @@ struct AccountUpdatesController {
         return DeleteResponse()
     }
 
-    /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule).
+    /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule) nor
+    /// bidirectional formatting characters, since a uid reaches log lines and `latchkey audit`'s terminal.
     static func chosenLocalID(_ value: JSONValue?) throws(SignInError) -> String? {
         guard let id = try IdentityToolkitController.optionalString(value, else: .invalidLocalID) else { return nil }
-        guard (1...128).contains(id.count), !id.containsControlCharacters else {
+        guard (1...128).contains(id.count), id.displaySafe == id else {
             throw .invalidLocalID
         }
         return id

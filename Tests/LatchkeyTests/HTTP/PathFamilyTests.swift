@@ -65,6 +65,11 @@ import Testing
             let refused = try await client.post(
                 "/v1/projects/test-project/accounts", json: #"{"email":"e@example.com","displayName":"bad\u0001"}"#, key: nil, headers: admin)
             #expect(refused.errorMessage == "INVALID_PROFILE_ATTRIBUTE")
+            for uid in [#"evil\u202Egnp.exe"#, #"line\u0085break"#] {
+                let chosen = try await client.post(
+                    "/v1/projects/test-project/accounts", json: #"{"localId":"\#(uid)","email":"f@example.com"}"#, key: nil, headers: admin)
+                #expect(chosen.errorMessage?.hasPrefix("INVALID_LOCAL_ID") == true)
+            }
             let lookup = try await client.post("/v1/accounts:lookup", json: #"{"email":["e@example.com"]}"#, key: nil, headers: admin)
             #expect((try lookup.json["users"] as? [[String: Any]])?.isEmpty == true)
         }
