@@ -28,55 +28,60 @@ package struct AccountAdministration: Sendable {
         let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
         let newHash = passwordHash
-        let verdict = try await store.write { transaction -> Verdict<Account> in
-            var current: Account
-            if case .user(let claims) = actor {
-                // Checked again inside the write, so a revocation that raced this request still counts.
-                let checked = try AccountLookup.check(claims, in: transaction)
-                guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
-                current = account
-            } else {
-                guard let account = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
-                current = account
-            }
-            if let email = changes.email, email != current.email {
-                guard try transaction.account(email: email) == nil else { return .refused(.emailExists) }
-                current.email = email
-                current.isEmailVerified = false
-            }
-            if let displayName = changes.displayName { current.displayName = displayName }
-            if let photoURL = changes.photoURL { current.photoURL = photoURL }
-            if changes.deletesDisplayName { current.displayName = nil }
-            if changes.deletesPhotoURL { current.photoURL = nil }
-            if changes.deletesPassword { current.passwordHash = nil }
-            if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {
-                current.isDisabled = isDisabled
-                try transaction.record(
-                    AuditEvent(
-                        isDisabled ? .accountDisabled : .accountEnabled, at: now, accountID: current.id, email: current.email, requester: requester,
-                        detail: actor.auditName))
-            }
-            if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
-            // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
-            let revokesSessions = newHash != nil || changes.validSince != nil
-            if let newHash { current.passwordHash = newHash }
-            if revokesSessions {
-                // A future validSince would lock the account out for good; one in the past revokes nothing new.
-                let requested = min(changes.validSince ?? now, now).wholeSeconds
-                if requested > current.validSince || newHash != nil {
-                    current.validSince = max(current.validSince, requested)
-                    try transaction.revokeSessions(accountID: current.id, at: now)
+        let verdict: Verdict<Account>
+        do {
+            verdict = try await store.write { transaction -> Verdict<Account> in
+                var current: Account
+                if case .user(let claims) = actor {
+                    // Checked again inside the write, so a revocation that raced this request still counts.
+                    let checked = try AccountLookup.check(claims, in: transaction)
+                    guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                    current = account
+                } else {
+                    guard let account = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
+                    current = account
+                }
+                if let email = changes.email, email != current.email {
+                    current.email = email
+                    current.isEmailVerified = false
+                }
+                if let displayName = changes.displayName { current.displayName = displayName }
+                if let photoURL = changes.photoURL { current.photoURL = photoURL }
+                if changes.deletesDisplayName { current.displayName = nil }
+                if changes.deletesPhotoURL { current.photoURL = nil }
+                if changes.deletesPassword { current.passwordHash = nil }
+                if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {
+                    current.isDisabled = isDisabled
                     try transaction.record(
                         AuditEvent(
-                            .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
-                            detail: "\(newHash != nil ? "password changed" : "validSince set") by \(actor.auditName)"))
+                            isDisabled ? .accountDisabled : .accountEnabled, at: now, accountID: current.id, email: current.email, requester: requester,
+                            detail: actor.auditName))
                 }
+                if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
+                // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
+                let revokesSessions = newHash != nil || changes.validSince != nil
+                if let newHash { current.passwordHash = newHash }
+                if revokesSessions {
+                    // A future validSince would lock the account out for good; one in the past revokes nothing new.
+                    let requested = min(changes.validSince ?? now, now).wholeSeconds
+                    if requested > current.validSince || newHash != nil {
+                        current.validSince = max(current.validSince, requested)
+                        try transaction.revokeSessions(accountID: current.id, at: now)
+                        try transaction.record(
+                            AuditEvent(
+                                .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
+                                detail: "\(newHash != nil ? "password changed" : "validSince set") by \(actor.auditName)"))
+                    }
+                }
+                try transaction.update(current)
+                if newHash != nil, case .user = actor {
+                    try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
+                }
+                return .accepted(current)
             }
-            try transaction.update(current)
-            if newHash != nil, case .user = actor {
-                try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
-            }
-            return .accepted(current)
+        } catch let conflict as AccountConflict {
+            // Thrown, not returned: the audit rows and revocations written before the clash are undone with it.
+            throw conflict.refusal
         }
         let updated = try verdict.get()
         logger.debug("Account updated", metadata: ["account": "\(updated.id)"])

@@ -37,12 +37,14 @@ package struct PasswordAccounts: Sendable {
         let refresh = minter.makeRefreshToken(signingInWith: email == nil ? .anonymous : .password)
         let now = clock.now
         let verdict = try await store.write { transaction -> Verdict<Account> in
-            if let id, try transaction.account(id: id) != nil { return .refused(.duplicateLocalID) }
-            if let email, try transaction.account(email: email) != nil { return .refused(.emailExists) }
             let account = Account(
                 id: id ?? Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
                 lastSignInAt: now)
-            try transaction.insert(account)
+            do {
+                try transaction.insert(account)
+            } catch let conflict as AccountConflict {
+                return .refused(conflict.refusal)
+            }
             try transaction.openSession(refresh, accountID: account.id, authTime: now, now: now)
             return .accepted(account)
         }

@@ -75,7 +75,7 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func insert(_ account: Account) throws {
-        try execute(
+        try writingAccount(
             sql: """
                 INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at,
                     display_name, photo_url)
@@ -85,13 +85,25 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func update(_ account: Account) throws {
-        try execute(
+        try writingAccount(
             sql: """
                 UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
                     created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
                 WHERE id = ?
                 """,
             arguments: Self.arguments(account) + [account.id])
+    }
+
+    /// Runs an account write, turning a unique violation into the `AccountConflict` it means. SQLite undoes just the
+    /// failed statement, so the transaction goes on.
+    private func writingAccount(sql: String, arguments: StatementArguments) throws {
+        do {
+            try execute(sql: sql, arguments: arguments)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            if error.message?.contains("accounts.id") == true { throw AccountConflict.idTaken }
+            if error.message?.contains("accounts.email") == true { throw AccountConflict.emailTaken }
+            throw error
+        }
     }
 
     func deleteAccount(id: String, at now: Date) throws {

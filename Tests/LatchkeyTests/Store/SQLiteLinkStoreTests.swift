@@ -14,6 +14,39 @@ import Testing
             language: .english, continueURL: "https://app.example.com")
     }
 
+    /// The unique constraints keep uids and addresses unique, whatever order writers come in: a clash is the conflict it
+    /// means, and the transaction goes on without the failed statement.
+    @Test func aTakenUidOrAddressIsAnAccountConflict() async throws {
+        try await withWorkspace { workspace in
+            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let now = now
+            @Sendable func account(_ id: String, _ email: String?) -> Account {
+                Account(id: id, email: email.flatMap(EmailAddress.init), isEmailVerified: false, validSince: now, createdAt: now)
+            }
+            let outcomes = try await store.write { tx -> [AccountConflict?] in
+                try tx.insert(account("alice", "alice@example.com"))
+                try tx.insert(account("bob", "bob@example.com"))
+                func attempt(_ write: () throws -> Void) throws -> AccountConflict? {
+                    do {
+                        try write()
+                        return nil
+                    } catch let conflict as AccountConflict {
+                        return conflict
+                    }
+                }
+                return [
+                    try attempt { try tx.insert(account("alice", "carol@example.com")) },
+                    try attempt { try tx.insert(account("carol", "alice@example.com")) },
+                    try attempt { try tx.update(account("bob", "alice@example.com")) },
+                    try attempt { try tx.insert(account("dave", nil)) },
+                ]
+            }
+            #expect(outcomes == [.idTaken, .emailTaken, .emailTaken, nil])
+            let emails = try await store.read { tx in try ["alice", "bob", "carol", "dave"].map { try tx.account(id: $0)?.email?.value } }
+            #expect(emails == ["alice@example.com", "bob@example.com", nil, nil])
+        }
+    }
+
     @Test func consumingIsAConditionalUpdateThatSucceedsOnce() async throws {
         try await withWorkspace { workspace in
             let store = try SQLiteLinkStore(path: workspace.databasePath)
