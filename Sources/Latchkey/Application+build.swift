@@ -16,7 +16,8 @@ package func buildApplication(
     logger.handler = QuietLifecycleLogHandler(wrapping: logger.handler)
 
     let (secret, keys) = try configuration.loadSecrets(creatingIfMissing: configuration.mode == .development)
-    let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath, synchronous: configuration.storage.synchronous)
+    let opened = try await makeStore(configuration, clock: clock, logger: logger)
+    let store = opened.store
     let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: configuration.projectID)
     let templates = try await TemplateLibrary(directory: configuration.templatesDirectory)
     let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
@@ -39,16 +40,17 @@ package func buildApplication(
 
     let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
     let minter = SessionMinter(tokens: tokens, secret: secret)
+    let finisher = SignInFinisher(minter: minter)
     let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
     let lookup = AccountLookup(store: store, tokens: tokens)
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
-        store: store, secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
+        secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: configuration.mode == .development,
         limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
-        store: store, hasher: hasher, clock: clock, minter: minter,
+        store: store, hasher: hasher, clock: clock, finisher: finisher,
         enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter, metrics: metrics)
     let router = buildRouter(
         projectID: configuration.projectID,
@@ -61,13 +63,13 @@ package func buildApplication(
             quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, minter: minter, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
+                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps,
             enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
         accountUpdates: AccountUpdatesController(
-            administration: AccountAdministration(store: store, hasher: hasher, clock: clock, minter: minter, recentLogin: recentLogin),
+            administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
@@ -86,9 +88,7 @@ package func buildApplication(
         router: router, server: .http1(configuration: configuration.server.http1),
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
-    app.addServices(try store.checkpointer(logger: logger))
-    app.addServices(
-        ExpiredRowSweeper(store: store, clock: clock, policy: RetentionPolicy(auditRetentionDays: observability.auditRetentionDays), logger: logger))
+    app.addServices(opened.services)
     if observability.metricsEnabled, let port = observability.metricsPort {
         let metricsRouter = Router(context: AppRequestContext.self)
         metricsRouter.addRoutes(metricsEndpoint.endpoints)
@@ -104,12 +104,11 @@ package func buildApplication(
                 store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: outbox, policy: configuration.mail.delivery,
                 logger: logger, metrics: metrics))
     }
-    let durability = try await store.durability()
     logger.info(
         "Latchkey starting",
         metadata: [
             "version": "\(Release.version)", "listen": "\(configuration.server.host):\(configuration.server.port)",
-            "store": "\(configuration.storage.sqlitePath) (\(durability))",
+            "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
         ])

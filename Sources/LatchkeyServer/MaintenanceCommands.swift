@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import Logging
 
 /// `latchkey migrate`: brings the database schema up to date and says what changed (`serve` does the same at
 /// start, and refuses a database from a newer version).
@@ -11,11 +12,11 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath)
-        if store.applied.isEmpty {
-            print("\(configuration.storage.sqlitePath): schema is current")
+        let opened = try await makeStore(configuration, logger: Logger(label: "latchkey"))
+        if opened.appliedMigrations.isEmpty {
+            print("\(opened.summary): schema is current")
         } else {
-            store.applied.forEach { print("applied \($0)") }
+            opened.appliedMigrations.forEach { print("applied \($0)") }
         }
     }
 }
@@ -41,7 +42,8 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
         let configuration = try await options.load()
-        let events = try await SQLiteLinkStore(path: configuration.storage.sqlitePath).auditEvents(email: address, limit: limit)
+        let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+        let events = try await store.read { [limit] in try await $0.auditEvents(email: address, limit: limit) }
         guard !events.isEmpty else {
             print("no audit events for \(address.value)")
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import Logging
 
 /// `latchkey outbox`: what is waiting to be delivered or was given up, and a way to try the given-up ones again.
 struct OutboxCommand: AsyncParsableCommand {
@@ -17,12 +18,12 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let store = try SQLiteLinkStore(path: configuration.storage.sqlitePath)
+        let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
         if retryFailed {
-            let count = try await store.retryFailedMessages(now: Date())
+            let count = try await store.write { try await $0.retryFailedMessages(now: Date()) }
             print("\(count) failed message(s) queued again")
         }
-        let messages = try await store.undeliveredMessages(limit: limit)
+        let messages = try await store.read { [limit] in try await $0.undeliveredMessages(limit: limit) }
         guard !messages.isEmpty else {
             print("outbox is empty: every message was delivered")
             return

@@ -30,6 +30,11 @@ package struct Account: Sendable, Equatable {
         self.photoURL = photoURL
     }
 
+    /// A new account with `email` (none for an anonymous one), valid from `now`; `id` is an admin's choice or a new one.
+    static func new(id: String? = nil, email: EmailAddress?, at now: Date) -> Account {
+        Account(id: id ?? makeID(), email: email, isEmailVerified: false, validSince: now.wholeSeconds, createdAt: now)
+    }
+
     /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG.
     package static func makeID() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")

@@ -3,17 +3,17 @@ import Logging
 
 /// `accounts:update` and `accounts:delete`, for the signed-in user or an admin.
 package struct AccountAdministration: Sendable {
-    let store: any LinkStore
+    let store: any Store
     let hasher: PasswordHasher
     let clock: any WallClock
-    let minter: SessionMinter
+    let finisher: SignInFinisher
     let recentLogin: TimeInterval
 
-    package init(store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, minter: SessionMinter, recentLogin: TimeInterval) {
+    package init(store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, recentLogin: TimeInterval) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
-        self.minter = minter
+        self.finisher = finisher
         self.recentLogin = recentLogin
     }
 
@@ -21,73 +21,88 @@ package struct AccountAdministration: Sendable {
     /// their own password (an admin gets none: the new session would be the user's).
     package func update(
         _ account: Account, with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger
-    ) async throws -> (Account, Session?) {
+    ) async throws -> (UserRecord, Session?) {
         if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
         var passwordHash: String?
         if let password = changes.password { passwordHash = try await hasher.hash(password) }
-        let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
         let newHash = passwordHash
-        let verdict: Verdict<Account>
+        let outcome: Verdict<(UserRecord, SignInFinisher.Finished?)>
         do {
-            verdict = try await store.write { transaction -> Verdict<Account> in
-                var current: Account
+            outcome = try await store.write { transaction in
+                let stored: Account
                 if case .user(let claims) = actor {
                     // Checked again inside the write, so a revocation that raced this request still counts.
-                    let checked = try AccountLookup.check(claims, in: transaction)
+                    let checked = try await AccountLookup.check(claims, in: transaction)
                     guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
-                    current = account
+                    stored = account
                 } else {
-                    guard let account = try transaction.account(id: account.id) else { return .refused(.userNotFound) }
-                    current = account
+                    guard let account = try await transaction.account(id: account.id) else { return .refused(.userNotFound) }
+                    stored = account
                 }
-                if let email = changes.email, email != current.email {
-                    current.email = email
-                    current.isEmailVerified = false
-                }
-                if let displayName = changes.displayName { current.displayName = displayName }
-                if let photoURL = changes.photoURL { current.photoURL = photoURL }
-                if changes.deletesDisplayName { current.displayName = nil }
-                if changes.deletesPhotoURL { current.photoURL = nil }
-                if changes.deletesPassword { current.passwordHash = nil }
-                if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {
-                    current.isDisabled = isDisabled
-                    try transaction.record(
-                        AuditEvent(
-                            isDisabled ? .accountDisabled : .accountEnabled, at: now, accountID: current.id, email: current.email, requester: requester,
-                            detail: actor.auditName))
-                }
-                if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
-                // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
-                let revokesSessions = newHash != nil || changes.validSince != nil
-                if let newHash { current.passwordHash = newHash }
-                if revokesSessions {
-                    // A future validSince would lock the account out for good; one in the past revokes nothing new.
-                    let requested = min(changes.validSince ?? now, now).wholeSeconds
-                    if requested > current.validSince || newHash != nil {
-                        current.validSince = max(current.validSince, requested)
-                        try transaction.revokeSessions(accountID: current.id, at: now)
-                        try transaction.record(
-                            AuditEvent(
-                                .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
-                                detail: "\(newHash != nil ? "password changed" : "validSince set") by \(actor.auditName)"))
-                    }
-                }
-                try transaction.update(current)
+                let current = try await apply(changes, newHash: newHash, to: stored, by: actor, requester: requester, at: now, in: transaction)
                 if newHash != nil, case .user = actor {
-                    try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
+                    // The user's own new password signs them in again: the new session starts with the change itself.
+                    let attempt = SignInFinisher.Attempt(
+                        account: current, stored: stored, provider: .password, requester: requester, auditDetail: "password changed")
+                    return try await finisher.finish(attempt, at: now, in: transaction).map { ($0.user, $0) }
                 }
-                return .accepted(current)
+                try await transaction.saveAccount(current, stored: stored)
+                return .accepted((try await transaction.userRecord(current), nil))
             }
         } catch let conflict as AccountConflict {
             // Thrown, not returned: the audit rows and revocations written before the clash are undone with it.
             throw conflict.refusal
         }
-        let updated = try verdict.get()
-        logger.debug("Account updated", metadata: ["account": "\(updated.id)"])
-        guard passwordHash != nil, case .user = actor else { return (updated, nil) }
-        // The new session starts with the password change itself; validSince is whole seconds, so is iat.
-        return (updated, try await minter.session(for: updated, authTime: now, refresh: refresh, now: now, isNewUser: false))
+        let (user, finished) = try outcome.get()
+        logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
+        return (user, try finished.map(finisher.session(for:)))
+    }
+
+    /// `stored` with `changes` applied, auditing a change of status and revoking sessions when they end.
+    private func apply(
+        _ changes: AccountChanges, newHash: String?, to stored: Account, by actor: AccountActor, requester: RequesterSummary, at now: Date,
+        in transaction: any StoreTransaction
+    ) async throws -> Account {
+        var current = stored
+        if let email = changes.email, email != current.email {
+            current.email = email
+            current.isEmailVerified = false
+        }
+        if let displayName = changes.displayName { current.displayName = displayName }
+        if let photoURL = changes.photoURL { current.photoURL = photoURL }
+        if changes.deletesDisplayName { current.displayName = nil }
+        if changes.deletesPhotoURL { current.photoURL = nil }
+        // The email identity stays with the password gone: email-link sign-in is not a credential one can delete.
+        for providerID in changes.deletedProviders {
+            if providerID == SignInProvider.password.id {
+                current.passwordHash = nil
+            } else {
+                try await transaction.deleteIdentities(accountID: current.id, providerID: providerID)
+            }
+        }
+        if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {
+            current.isDisabled = isDisabled
+            try await transaction.record(
+                AuditEvent(
+                    isDisabled ? .accountDisabled : .accountEnabled, at: now, accountID: current.id, email: current.email, requester: requester,
+                    detail: actor.auditName))
+        }
+        if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
+        // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
+        if let newHash { current.passwordHash = newHash }
+        guard newHash != nil || changes.validSince != nil else { return current }
+        // A future validSince would lock the account out for good; one in the past revokes nothing new.
+        let requested = min(changes.validSince ?? now, now).wholeSeconds
+        if requested > current.validSince || newHash != nil {
+            current.validSince = max(current.validSince, requested)
+            try await transaction.revokeSessions(accountID: current.id, at: now)
+            try await transaction.record(
+                AuditEvent(
+                    .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
+                    detail: "\(newHash != nil ? "password changed" : "validSince set") by \(actor.auditName)"))
+        }
+        return current
     }
 
     /// Deletes the account and its sessions. Pending sign-in links for its address stay harmless: completing one
@@ -96,8 +111,8 @@ package struct AccountAdministration: Sendable {
         if case .user(let claims) = actor { try requireRecentLogin(claims) }
         let now = clock.now
         try await store.write { transaction in
-            try transaction.deleteAccount(id: account.id, at: now)
-            try transaction.record(
+            try await transaction.deleteAccount(id: account.id, at: now)
+            try await transaction.record(
                 AuditEvent(.accountDeleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: actor.auditName))
         }
         logger.debug("Account deleted", metadata: ["account": "\(account.id)"])

@@ -4,8 +4,8 @@ import Foundation
 package struct AccountChanges: Sendable {
     /// A new password, already checked against the length rules.
     package var password: String?
-    /// `deleteProvider: ["password"]`: the password goes, email-link sign-in stays.
-    package var deletesPassword = false
+    /// `deleteProvider`: the providers whose identities go; for `password` the password goes and email-link sign-in stays.
+    package var deletedProviders: Set<String> = []
     /// Revokes every session issued before this instant.
     package var validSince: Date?
     /// A new address; it starts unverified.

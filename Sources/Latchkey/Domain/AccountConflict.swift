@@ -1,16 +1,19 @@
-/// A write the store refused because another account already holds the uid or the address.
+/// A write the store refused because another account already holds the uid, the address or the identity.
 ///
-/// The store's unique constraints, not a look before the write, keep both unique: a look proves nothing once several
-/// writers race, and a constraint holds whatever their order.
+/// The store's unique constraints, not a look before the write, keep all three unique: a look proves nothing once
+/// several writers race, and a constraint holds whatever their order.
 package enum AccountConflict: Error, Sendable, Equatable {
     case idTaken
     case emailTaken
+    /// The provider's user id already signs in to another account.
+    case identityTaken
 
     /// What the API answers for it.
     var refusal: SignInError {
         switch self {
         case .idTaken: .duplicateLocalID
         case .emailTaken: .emailExists
+        case .identityTaken: .federatedUserIDAlreadyLinked
         }
     }
 }

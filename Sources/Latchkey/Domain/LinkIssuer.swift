@@ -25,7 +25,6 @@ package struct LinkIssuer: Sendable {
     /// Earlier codes stay valid, as with Firebase, but no more than this many per address.
     package static let maximumOutstandingCodes = 5
 
-    let store: any LinkStore
     let secret: ServerSecret
     let clock: any WallClock
     let outbox: OutboxSignal
@@ -37,10 +36,9 @@ package struct LinkIssuer: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
+        secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
         codeLifetime: TimeInterval, isDevelopment: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
-        self.store = store
         self.secret = secret
         self.clock = clock
         self.outbox = outbox
@@ -68,19 +66,15 @@ package struct LinkIssuer: Sendable {
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
-        let counters = limiter.counters(for: limits)
-        let refusal = try await store.write { transaction -> RateLimited? in
-            if let refusal = try RateLimiter.count(counters, in: transaction, at: now, email: request.email, requester: request.requester) {
-                return refusal
+        do {
+            try await limiter.write(counting: limits, email: request.email, requester: request.requester) { transaction in
+                try await transaction.insert(pending)
+                try await transaction.record(
+                    AuditEvent(.codeIssued, at: now, email: request.email, requester: request.requester, detail: sendsEmail ? nil : "returned to admin"))
+                try await transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
+                if sendsEmail { try await transaction.enqueue(queued) }
             }
-            try transaction.insert(pending)
-            try transaction.record(
-                AuditEvent(.codeIssued, at: now, email: request.email, requester: request.requester, detail: sendsEmail ? nil : "returned to admin"))
-            try transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
-            if sendsEmail { try transaction.enqueue(queued) }
-            return nil
-        }
-        if let refusal {
+        } catch let refusal as RateLimited {
             if isDevelopment, refusal.rule == .sendPerEmail {
                 // With enumeration protection the app is told the email was sent; a developer trying again needs to know why none came.
                 logger.info(

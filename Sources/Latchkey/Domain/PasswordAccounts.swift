@@ -4,24 +4,24 @@ import Logging
 /// Firebase's `signUp` (with a password, or anonymous) and `signInWithPassword`.
 ///
 /// A password account's email stays unverified until its owner completes an email link, which then strips
-/// the password (see `LinkCompleter`), so registering someone else's address gains nothing lasting.
+/// the password (see `SignInFinisher`), so registering someone else's address gains nothing lasting.
 package struct PasswordAccounts: Sendable {
-    let store: any LinkStore
+    let store: any Store
     let hasher: PasswordHasher
     let clock: any WallClock
-    let minter: SessionMinter
+    let finisher: SignInFinisher
     let enumerationProtection: Bool
     let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, hasher: PasswordHasher, clock: any WallClock, minter: SessionMinter, enumerationProtection: Bool,
+        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, enumerationProtection: Bool,
         limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
-        self.minter = minter
+        self.finisher = finisher
         self.enumerationProtection = enumerationProtection
         self.limiter = limiter
         self.metrics = metrics
@@ -29,29 +29,25 @@ package struct PasswordAccounts: Sendable {
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
     /// An anonymous account gets an address later by completing an email link with its ID token.
-    /// Creates an account; `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one.
-    package func signUp(id: String? = nil, email: EmailAddress?, password: String?, logger: Logger) async throws -> Session {
+    /// `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one.
+    package func signUp(
+        id: String? = nil, email: EmailAddress?, password: String?, requester: RequesterSummary = RequesterSummary(), logger: Logger
+    ) async throws -> Session {
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
-        let newHash = passwordHash
-        let refresh = minter.makeRefreshToken(signingInWith: email == nil ? .anonymous : .password)
         let now = clock.now
-        let verdict = try await store.write { transaction -> Verdict<Account> in
-            let account = Account(
-                id: id ?? Account.makeID(), email: email, isEmailVerified: false, passwordHash: newHash, validSince: now.wholeSeconds, createdAt: now,
-                lastSignInAt: now)
-            do {
-                try transaction.insert(account)
-            } catch let conflict as AccountConflict {
-                return .refused(conflict.refusal)
-            }
-            try transaction.openSession(refresh, accountID: account.id, authTime: now, now: now)
-            return .accepted(account)
+        var account = Account.new(id: id, email: email, at: now)
+        account.passwordHash = passwordHash
+        let attempt = SignInFinisher.Attempt(account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: requester)
+        let finished: SignInFinisher.Finished
+        do {
+            finished = try await store.write { transaction in try await finisher.finish(attempt, at: now, in: transaction) }.get()
+        } catch let conflict as AccountConflict {
+            throw conflict.refusal
         }
-        let account = try verdict.get()
         metrics.countSignUp(email == nil ? "anonymous" : password == nil ? "admin" : "password")
         logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
-        return try await minter.session(for: account, authTime: now, refresh: refresh, now: now, isNewUser: true)
+        return try finisher.session(for: finished)
     }
 
     /// Signs in with a password. With enumeration protection every failure looks the same.
@@ -63,7 +59,7 @@ package struct PasswordAccounts: Sendable {
         logger: Logger
     ) async throws -> Session {
         try await limiter.refuseIfFull(failureLimits, email: email, requester: requester)
-        let account = try await store.read { try $0.account(email: email) }
+        let account = try await store.read { try await $0.account(email: email) }
         guard let account, let passwordHash = account.passwordHash else {
             try await hasher.verifyDecoy(password)
             try await limiter.countFailure(failureLimits)
@@ -74,23 +70,18 @@ package struct PasswordAccounts: Sendable {
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
         let upgradedHash = PasswordHasher.isOutdated(passwordHash) ? try await hasher.hash(password) : nil
-        let refresh = minter.makeRefreshToken(signingInWith: .password)
         let now = clock.now
-        let verdict = try await store.write { transaction -> Verdict<Account> in
+        let refusal: SignInError = enumerationProtection ? .invalidLoginCredentials : .invalidPassword
+        let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
             // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
             // the password no longer opens this account.
-            guard var current = try transaction.account(id: account.id), current.passwordHash == passwordHash else {
-                return .refused(enumerationProtection ? .invalidLoginCredentials : .invalidPassword)
-            }
-            guard !current.isDisabled else { return .refused(.userDisabled) }
-            current.lastSignInAt = now
-            if let upgradedHash { current.passwordHash = upgradedHash }
-            try transaction.update(current)
-            try transaction.openSession(refresh, accountID: current.id, authTime: now, now: now)
-            return .accepted(current)
+            guard let current = try await transaction.account(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
+            var attempt = SignInFinisher.Attempt(account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
+            if let upgradedHash { attempt.account.passwordHash = upgradedHash }
+            return try await finisher.finish(attempt, at: now, in: transaction)
         }
-        let signedIn = try verdict.get()
-        logger.debug("Password sign-in", metadata: ["account": "\(signedIn.id)"])
-        return try await minter.session(for: signedIn, authTime: now, refresh: refresh, now: now, isNewUser: false)
+        let finished = try verdict.get()
+        logger.debug("Password sign-in", metadata: ["account": "\(finished.user.account.id)"])
+        return try finisher.session(for: finished)
     }
 }

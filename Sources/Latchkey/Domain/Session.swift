@@ -20,6 +20,20 @@ enum Verdict<Value: Sendable>: Sendable {
         if case .refused(let error) = self { error } else { nil }
     }
 
+    func map<Other: Sendable>(_ transform: (Value) -> Other) -> Verdict<Other> {
+        switch self {
+        case .accepted(let value): .accepted(transform(value))
+        case .refused(let error): .refused(error)
+        }
+    }
+
+    func asyncMap<Other: Sendable>(_ transform: (Value) async throws -> Other) async rethrows -> Verdict<Other> {
+        switch self {
+        case .accepted(let value): .accepted(try await transform(value))
+        case .refused(let error): .refused(error)
+        }
+    }
+
     func get() throws(SignInError) -> Value {
         switch self {
         case .accepted(let value): value

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Mints the tokens of a session: built once at start-up and shared by every service that signs someone in or refreshes.
+/// Mints the tokens of a session: built once at start-up and shared by the sign-in finish and the refresher.
 package struct SessionMinter: Sendable {
     let tokens: TokenIssuer
     let secret: ServerSecret
@@ -20,12 +20,12 @@ package struct SessionMinter: Sendable {
         IssuedRefreshToken(token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider)
     }
 
-    /// The signed ID token and the refresh token for `account`; the ID token names its session (`sid`), so
-    /// revoking the session ends the ID token too, even within the second `validSince` is rounded to.
-    func session(for account: Account, authTime: Date, refresh: IssuedRefreshToken, now: Date, isNewUser: Bool) async throws -> Session {
+    /// The signed ID token and the refresh token for `user`; the ID token names its session (`sid`), so revoking the
+    /// session ends the ID token too, even within the second `validSince` is rounded to.
+    func session(for user: UserRecord, authTime: Date, refresh: IssuedRefreshToken, now: Date, isNewUser: Bool) throws -> Session {
         let idToken = try tokens.makeIDToken(
-            for: account, authTime: authTime, now: now, sessionID: refresh.sessionID, signInProvider: refresh.provider)
-        return Session(account: account, idToken: idToken, refreshToken: refresh.token, expiresIn: tokens.lifetime, isNewUser: isNewUser)
+            for: user, authTime: authTime, now: now, sessionID: refresh.sessionID, signInProvider: refresh.provider)
+        return Session(account: user.account, idToken: idToken, refreshToken: refresh.token, expiresIn: tokens.lifetime, isNewUser: isNewUser)
     }
 }
 
@@ -47,13 +47,5 @@ struct IssuedRefreshToken: Sendable {
     /// The row to store.
     func record(now: Date) -> RefreshToken {
         RefreshToken(tokenHash: hash, sessionID: sessionID, createdAt: now)
-    }
-}
-
-extension StoreTransaction {
-    /// Opens the session `refresh` starts, for `accountID` signed in at `authTime`: the session's row and its first token.
-    func openSession(_ refresh: IssuedRefreshToken, accountID: String, authTime: Date, now: Date) throws {
-        try insert(SessionRecord(id: refresh.sessionID, accountID: accountID, signInProvider: refresh.provider, authTime: authTime, createdAt: now))
-        try insert(refresh.record(now: now))
     }
 }

@@ -6,12 +6,12 @@ import Logging
 /// Tokens rotate on every use; presenting one that was already rotated means two parties hold it,
 /// so the session is revoked (theft detection). The new ID token keeps the session's own sign-in provider.
 package struct SessionRefresher: Sendable {
-    let store: any LinkStore
+    let store: any Store
     let secret: ServerSecret
     let clock: any WallClock
     let minter: SessionMinter
 
-    package init(store: any LinkStore, secret: ServerSecret, clock: any WallClock, minter: SessionMinter) {
+    package init(store: any Store, secret: ServerSecret, clock: any WallClock, minter: SessionMinter) {
         self.store = store
         self.secret = secret
         self.clock = clock
@@ -22,22 +22,23 @@ package struct SessionRefresher: Sendable {
         let tokenHash = secret.hash(token, for: .refreshToken)
         let now = clock.now
         let minter = minter
-        let verdict = try await store.write { transaction -> Verdict<(Account, authTime: Date, refresh: IssuedRefreshToken)> in
-            guard let stored = try transaction.refreshToken(hash: tokenHash), let id = stored.id, let session = try transaction.session(id: stored.sessionID)
+        let verdict = try await store.write { transaction -> Verdict<(UserRecord, authTime: Date, refresh: IssuedRefreshToken)> in
+            guard let stored = try await transaction.refreshToken(hash: tokenHash), let id = stored.id,
+                let session = try await transaction.session(id: stored.sessionID)
             else { return .refused(.invalidRefreshToken) }
-            guard let account = try transaction.account(id: session.accountID) else { return .refused(.userNotFound) }
+            guard let account = try await transaction.account(id: session.accountID) else { return .refused(.userNotFound) }
             guard !account.isDisabled else { return .refused(.userDisabled) }
             if session.revokedAt != nil { return .refused(session.isRevokedWithAccount ? .tokenExpired : .invalidRefreshToken) }
-            guard try transaction.markRotated(refreshTokenID: id, at: now) else {
-                try transaction.revokeSession(id: session.id, at: now)
+            guard try await transaction.markRotated(refreshTokenID: id, at: now) else {
+                try await transaction.revokeSession(id: session.id, at: now)
                 return .refused(.invalidRefreshToken)
             }
             let refresh = minter.makeRefreshToken(rotating: session)
-            try transaction.insert(refresh.record(now: now))
-            return .accepted((account, session.authTime, refresh))
+            try await transaction.insert(refresh.record(now: now))
+            return .accepted((try await transaction.userRecord(account), session.authTime, refresh))
         }
-        let (account, authTime, refresh) = try verdict.get()
-        logger.debug("Session refreshed", metadata: ["account": "\(account.id)"])
-        return try await minter.session(for: account, authTime: authTime, refresh: refresh, now: now, isNewUser: false)
+        let (user, authTime, refresh) = try verdict.get()
+        logger.debug("Session refreshed", metadata: ["account": "\(user.account.id)"])
+        return try minter.session(for: user, authTime: authTime, refresh: refresh, now: now, isNewUser: false)
     }
 }

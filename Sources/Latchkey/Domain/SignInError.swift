@@ -45,6 +45,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case tenantsNotSupported
     case invalidGrantType
     case tokenExpired
+    /// The provider's user id already signs in to an account.
+    case federatedUserIDAlreadyLinked
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -69,6 +71,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingGrantType: "MISSING_GRANT_TYPE"
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
+        case .federatedUserIDAlreadyLinked: "FEDERATED_USER_ID_ALREADY_LINKED"
         case .missingPassword: "MISSING_PASSWORD"
         case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
         case .emailExists: "EMAIL_EXISTS"

@@ -40,7 +40,7 @@ struct AccountUpdatesController {
         if let password = try IdentityToolkitController.optionalString(body["password"], else: .weakPassword) {
             changes.password = try PasswordHasher.validate(password)
         }
-        changes.deletesPassword = body["deleteProvider"].map(AccountsController.strings)?.contains("password") ?? false
+        changes.deletedProviders = Set(body["deleteProvider"].map(AccountsController.strings) ?? [])
         if body["email"] != nil { changes.email = try IdentityToolkitController.email(in: body) }
         changes.displayName = try Self.profileText(body["displayName"])
         changes.photoURL = try Self.profileText(body["photoUrl"])
@@ -57,10 +57,10 @@ struct AccountUpdatesController {
         return response(for: updated, session: session)
     }
 
-    private func response(for account: Account, session: Session?) -> UpdateResponse {
-        let user = AccountsController.LookupResponse.User(account)
+    private func response(for record: UserRecord, session: Session?) -> UpdateResponse {
+        let user = AccountsController.LookupResponse.User(record)
         return UpdateResponse(
-            localId: account.id, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
+            localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
             passwordHash: user.passwordHash, providerUserInfo: user.providerUserInfo, idToken: session?.idToken,
             refreshToken: session?.refreshToken, expiresIn: session.map { String($0.expiresIn) })
     }
@@ -79,10 +79,10 @@ struct AccountUpdatesController {
         changes.photoURL = try Self.profileText(body["photoUrl"])
         changes.isDisabled = body["disabled"]?.boolValue
         changes.isEmailVerified = body["emailVerified"]?.boolValue
-        let session = try await passwords.signUp(id: id, email: email, password: password, logger: context.logger)
-        let (account, _) = try await administration.update(
+        let session = try await passwords.signUp(id: id, email: email, password: password, requester: context.requester(of: request), logger: context.logger)
+        let (user, _) = try await administration.update(
             session.account, with: changes, by: .admin, requester: context.requester(of: request), logger: context.logger)
-        return response(for: account, session: nil)
+        return response(for: user, session: nil)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> DeleteResponse {
@@ -115,8 +115,8 @@ struct AccountUpdatesController {
     private func subject(of body: JSONValue, _ context: AppRequestContext) async throws -> (Account, AccountActor) {
         if context.isAdmin, body["idToken"] == nil {
             guard let id = body["localId"]?.stringValue, !id.isEmpty else { throw SignInError.userNotFound }
-            guard let account = try await lookup.accounts(ids: [id], emails: []).first else { throw SignInError.userNotFound }
-            return (account, .admin)
+            guard let user = try await lookup.users(ids: [id], emails: []).first else { throw SignInError.userNotFound }
+            return (user.account, .admin)
         }
         guard let idToken = try IdentityToolkitController.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty else {
             throw SignInError.invalidIDToken

@@ -71,7 +71,8 @@ struct AccountsController {
             /// Firebase marks users who sign in by email link; absent otherwise.
             let emailLinkSignin: Bool?
 
-            init(_ account: Account) {
+            init(_ user: UserRecord) {
+                let account = user.account
                 func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
                 let email = account.email?.value
                 localId = account.id
@@ -80,12 +81,14 @@ struct AccountsController {
                 displayName = account.displayName
                 photoUrl = account.photoURL
                 passwordHash = account.passwordHash == nil ? nil : "UkVEQUNURUQ="  // "REDACTED", as Firebase answers
-                providerUserInfo = email.map { [.init(providerId: "password", federatedId: $0, email: $0, rawId: $0)] } ?? []
+                providerUserInfo = user.identities.map {
+                    .init(providerId: $0.providerID, federatedId: $0.providerUserID, email: $0.email?.value ?? "", rawId: $0.providerUserID)
+                }
                 validSince = String(Int64(account.validSince.timeIntervalSince1970))
                 disabled = account.isDisabled ? true : nil
                 createdAt = milliseconds(account.createdAt)
                 lastLoginAt = account.lastSignInAt.map(milliseconds)
-                emailLinkSignin = account.signInMethods.contains(.emailLink) ? true : nil
+                emailLinkSignin = user.signInMethods.contains("emailLink") ? true : nil
             }
         }
         var kind = "identitytoolkit#GetAccountInfoResponse"
@@ -101,10 +104,11 @@ struct AccountsController {
             password = try PasswordHasher.validate(try IdentityToolkitController.optionalString(body["password"], else: .missingPassword))
         }
         // Counted per IP: each sign-up is an account, and `EMAIL_EXISTS` tells whether an address is registered.
+        let requester = context.requester(of: request)
         if !context.isAdmin {
-            try await limiter.admit([RateLimiter.Check(.signUpPerIP, context.clientIP ?? "")], email: email, requester: context.requester(of: request))
+            try await limiter.admit([RateLimiter.Check(.signUpPerIP, context.clientIP ?? "")], email: email, requester: requester)
         }
-        let session = try await passwords.signUp(email: email, password: password, logger: context.logger)
+        let session = try await passwords.signUp(email: email, password: password, requester: requester, logger: context.logger)
         return SignUpResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email?.value)
@@ -135,11 +139,10 @@ struct AccountsController {
         guard let email = EmailAddress(raw) else { throw SignInError.invalidIdentifier }
         var response = CreateAuthUriResponse(sessionId: ServerSecret.makeToken(bytes: 16))
         guard !enumerationProtection else { return response }
-        let methods = try await lookup.signInMethods(for: email)
-        response.registered = methods != nil
-        // Firebase files email-link sign-in under the password provider too.
-        response.allProviders = methods == nil ? [] : ["password"]
-        response.signinMethods = (methods ?? []).map(\.rawValue)
+        let user = try await lookup.user(email: email)
+        response.registered = user != nil
+        response.allProviders = user?.providerIDs ?? []
+        response.signinMethods = user?.signInMethods ?? []
         return response
     }
 
@@ -148,13 +151,13 @@ struct AccountsController {
         if context.isAdmin, body["idToken"] == nil {
             let ids = (body["localId"].map(Self.strings) ?? []).prefix(100)
             let emails = (body["email"].map(Self.strings) ?? []).prefix(100).compactMap(EmailAddress.init)
-            let accounts = try await lookup.accounts(ids: Array(ids), emails: emails)
-            return LookupResponse(users: accounts.map(LookupResponse.User.init))
+            let users = try await lookup.users(ids: Array(ids), emails: emails)
+            return LookupResponse(users: users.map(LookupResponse.User.init))
         }
         guard let idToken = try IdentityToolkitController.optionalString(body["idToken"], else: .invalidIDToken), !idToken.isEmpty else {
             throw SignInError.invalidIDToken
         }
-        return LookupResponse(users: [LookupResponse.User(try await lookup.account(idToken: idToken))])
+        return LookupResponse(users: [LookupResponse.User(try await lookup.user(idToken: idToken))])
     }
 
     /// A string or a list of strings, as the admin lookup takes `localId` and `email`.

@@ -13,7 +13,7 @@ import Hummingbird
 /// Whether a link is meant for an app comes from the stored request, not from the link's query: the server decides
 /// from what it issued, and an edited link cannot turn an app's link into a redirect or name other apps' stores.
 struct ActionController {
-    let store: any LinkStore
+    let store: any Store
     let secret: ServerSecret
     let clock: any WallClock
     let authorizedDomains: Set<String>
@@ -37,7 +37,7 @@ struct ActionController {
         }
         let codeHash = secret.hash(code, for: .linkCode)
         // A read-only snapshot: looking never spends, extends or counts anything.
-        guard let pending = try await store.read({ try $0.pendingRequest(codeHash: codeHash) }) else {
+        guard let pending = try await store.read({ try await $0.pendingRequest(codeHash: codeHash) }) else {
             return page(.unknown, status: .notFound, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
         }
         let backURL = backURL(pending.continueURL)

@@ -3,7 +3,7 @@ import Hummingbird
 /// `GET /metrics`: Prometheus text exposition of `ServiceMetrics`, with the outbox gauges read fresh.
 struct MetricsController {
     let metrics: ServiceMetrics
-    let store: any LinkStore
+    let store: any Store
     let clock: any WallClock
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -11,7 +11,7 @@ struct MetricsController {
     }
 
     @Sendable func exposition(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let text = metrics.exposition(backlog: try await store.outboxBacklog(now: clock.now))
+        let text = metrics.exposition(backlog: try await store.read { [now = clock.now] in try await $0.outboxBacklog(now: now) })
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: text)))

@@ -3,7 +3,7 @@ import Hummingbird
 /// What backends fetch to verify ID tokens, plus the liveness probe.
 struct WellKnownController {
     let tokens: TokenIssuer
-    let store: any LinkStore
+    let store: any Store
     let publicURL: String
     /// The API's OpenAPI document, read once at start-up; `nil` when the file is absent.
     let openAPIDocument: ByteBuffer?

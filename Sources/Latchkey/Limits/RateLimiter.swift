@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Each window is one counter row keyed by a keyed hash of the subject, then rule and window length: the windows of
 /// one subject sort together, so counting them touches one page of the key index. A window opens with the subject's
-/// first attempt and lasts its length (a rolling window, not the clock's minutes). An attempt is checked against
-/// every window first and counted in all of them only when none refuses, so a refused attempt does not push the
-/// subject's other windows further.
+/// first attempt and lasts its length (a rolling window, not the clock's minutes). Counting and reading a window are
+/// one conditional statement, so concurrent writers never admit more than its limit. An attempt that one window
+/// refuses is counted in none (its transaction rolls back), so it does not push the subject's other windows further.
 package struct RateLimiter: Sendable {
     /// One subject to count under one rule.
     package struct Check: Sendable {
@@ -21,10 +21,10 @@ package struct RateLimiter: Sendable {
 
     let limits: RateLimits
     let secret: ServerSecret
-    let store: any LinkStore
+    let store: any Store
     let clock: any WallClock
 
-    package init(limits: RateLimits, secret: ServerSecret, store: any LinkStore, clock: any WallClock) {
+    package init(limits: RateLimits, secret: ServerSecret, store: any Store, clock: any WallClock) {
         self.limits = limits
         self.secret = secret
         self.store = store
@@ -33,13 +33,28 @@ package struct RateLimiter: Sendable {
 
     /// Counts one attempt in its own transaction, or throws `RateLimited` (auditing a window's first refusal).
     package func admit(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary = RequesterSummary()) async throws {
+        guard !checks.isEmpty else { return }
+        try await write(counting: checks, email: email, requester: requester) { _ in }
+    }
+
+    /// Runs `body` in one write transaction that first counts the attempt in every window of `checks`. A full window
+    /// throws `RateLimited` before `body` runs, and nothing of the transaction is kept; the window's first refusal is
+    /// audited (naming `email` when the caller knows it) in a transaction of its own.
+    package func write<T: Sendable>(
+        counting checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary,
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+    ) async throws -> T {
         let now = clock.now
         let counters = counters(for: checks)
-        guard !counters.isEmpty else { return }
-        let refusal = try await store.write { transaction in
-            try Self.count(counters, in: transaction, at: now, email: email, requester: requester)
+        do {
+            return try await store.write { transaction in
+                try await Self.count(counters, in: transaction, at: now)
+                return try await body(transaction)
+            }
+        } catch let refusal as Refusal {
+            if refusal.window.count == refusal.counter.limit { try await recordRefusal(refusal.counter, at: now, email: email, requester: requester) }
+            throw refusal.rateLimited(at: now)
         }
-        if let refusal { throw refusal }
     }
 
     /// Throws `RateLimited` (auditing a window's first refusal) when any window of `checks` is full, counting nothing: for limits
@@ -48,26 +63,34 @@ package struct RateLimiter: Sendable {
         let now = clock.now
         let counters = counters(for: checks)
         guard !counters.isEmpty else { return }
-        let full = try await store.read { transaction in try Self.firstFull(counters, in: transaction, at: now) }
-        guard let (counter, window) = full else { return }
-        if window.count == counter.limit {
-            try await store.write { transaction in try Self.recordRefusal(counter, in: transaction, at: now, email: email, requester: requester) }
+        let seconds = Int(now.timeIntervalSince1970)
+        let full = try await store.read { transaction -> Refusal? in
+            for counter in counters {
+                if let window = try await transaction.rateWindow(key: counter.key, at: seconds), window.count >= counter.limit {
+                    return Refusal(counter: counter, window: window)
+                }
+            }
+            return nil
         }
-        throw RateLimited(rule: counter.rule, retryAfter: max(1, window.endsAt - Int(now.timeIntervalSince1970)))
+        guard let full else { return }
+        if full.window.count == full.counter.limit { try await recordRefusal(full.counter, at: now, email: email, requester: requester) }
+        throw full.rateLimited(at: now)
     }
 
-    /// Counts one failed attempt in every window of `checks`.
+    /// Counts one failed attempt in every window of `checks` that has room.
     package func countFailure(_ checks: [Check]) async throws {
         let now = Int(clock.now.timeIntervalSince1970)
         let counters = counters(for: checks)
         guard !counters.isEmpty else { return }
         try await store.write { transaction in
-            for counter in counters { try transaction.countRateAttempt(key: counter.key, at: now, windowSeconds: counter.seconds) }
+            for counter in counters {
+                _ = try await transaction.countRateAttempt(key: counter.key, at: now, windowSeconds: counter.seconds, limit: counter.limit)
+            }
         }
     }
 
-    /// The counters `checks` touch; to be counted inside a caller's own transaction with `count`.
-    package func counters(for checks: [Check]) -> [Counter] {
+    /// The counters `checks` touch.
+    private func counters(for checks: [Check]) -> [Counter] {
         checks.flatMap { check in
             let subject = secret.hash(subject(of: check), for: .rateLimitSubject).base64URLEncoded()
             return (limits.windows[check.rule] ?? []).map { window in
@@ -82,47 +105,42 @@ package struct RateLimiter: Sendable {
         return IPNetwork(address, prefixLength: limits.ipv6PrefixLength).description
     }
 
-    /// Refuses when any counter is full, recording the window's first refusal in the audit trail (naming `email` when
-    /// the caller knows it); otherwise counts the attempt in every one of them.
-    package static func count(
-        _ counters: [Counter], in transaction: any StoreTransaction, at now: Date, email: EmailAddress? = nil, requester: RequesterSummary
-    ) throws -> RateLimited? {
-        if let (counter, window) = try firstFull(counters, in: transaction, at: now) {
-            if window.count == counter.limit { try recordRefusal(counter, in: transaction, at: now, email: email, requester: requester) }
-            return RateLimited(rule: counter.rule, retryAfter: max(1, window.endsAt - Int(now.timeIntervalSince1970)))
-        }
+    /// Counts the attempt in every counter, or throws the `Refusal` of the first full one.
+    private static func count(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) async throws {
         let seconds = Int(now.timeIntervalSince1970)
         for counter in counters {
-            try transaction.countRateAttempt(key: counter.key, at: seconds, windowSeconds: counter.seconds)
+            guard try await transaction.countRateAttempt(key: counter.key, at: seconds, windowSeconds: counter.seconds, limit: counter.limit) == nil
+            else { continue }
+            // Full: the window is read back only to say when it ends.
+            let window = try await transaction.rateWindow(key: counter.key, at: seconds) ?? RateWindow(count: counter.limit, endsAt: seconds + 1)
+            throw Refusal(counter: counter, window: window)
         }
-        return nil
     }
 
-    /// The first counter whose open window is full, with that window.
-    private static func firstFull(_ counters: [Counter], in transaction: any StoreTransaction, at now: Date) throws -> (Counter, RateWindow)? {
-        let seconds = Int(now.timeIntervalSince1970)
-        for counter in counters {
-            if let window = try transaction.rateWindow(key: counter.key, at: seconds), window.count >= counter.limit {
-                return (counter, window)
-            }
+    /// Audits the first refusal of a window and counts it past the limit, so that the refusals after it, a flood's worth,
+    /// write nothing; of concurrent first refusals only one wins.
+    private func recordRefusal(_ counter: Counter, at now: Date, email: EmailAddress?, requester: RequesterSummary) async throws {
+        try await store.write { transaction in
+            guard try await transaction.markRateWindowRefused(key: counter.key, at: Int(now.timeIntervalSince1970), limit: counter.limit) else { return }
+            try await transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
         }
-        return nil
-    }
-
-    /// Audits the first refusal of a window and counts it past the limit, so the refusals after it, a flood's worth,
-    /// write nothing.
-    private static func recordRefusal(
-        _ counter: Counter, in transaction: any StoreTransaction, at now: Date, email: EmailAddress?, requester: RequesterSummary
-    ) throws {
-        try transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
-        try transaction.countRateAttempt(key: counter.key, at: Int(now.timeIntervalSince1970), windowSeconds: counter.seconds)
     }
 
     /// One window of one rule for one subject.
-    package struct Counter: Sendable {
+    struct Counter: Sendable {
         let rule: RateLimits.Rule
         let key: String
         let limit: Int
         let seconds: Int
+    }
+
+    /// A full window met while counting, thrown out of the transaction so that nothing it counted is kept.
+    private struct Refusal: Error {
+        let counter: Counter
+        let window: RateWindow
+
+        func rateLimited(at now: Date) -> RateLimited {
+            RateLimited(rule: counter.rule, retryAfter: max(1, window.endsAt - Int(now.timeIntervalSince1970)))
+        }
     }
 }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// A message is marked sent only after the transport accepted it; a crash in between leaves the lease
 /// to expire and the message is delivered again (at least once, never zero times).
 package struct OutboxDeliveryService: Service, CustomStringConvertible {
-    let store: any LinkStore
+    let store: any Store
     let secret: ServerSecret
     let renderer: EmailRenderer
     let transport: any MailTransport
@@ -19,7 +19,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let metrics: ServiceMetrics
 
     package init(
-        store: any LinkStore, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
+        store: any Store, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
         policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
@@ -57,10 +57,10 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     package func deliverDueMessages() async {
         while !Task.isShuttingDownGracefully {
             let now = clock.now
-            let batch: [OutboxMessage]
+            let batch: [ClaimedMessage]
+            let (leaseUntil, limit) = (now.addingTimeInterval(policy.lease), policy.workers * 4)
             do {
-                batch = try await store.claimOutboxMessages(
-                    now: now, leaseUntil: now.addingTimeInterval(policy.lease), limit: policy.workers * 4)
+                batch = try await store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: leaseUntil, limit: limit) }
             } catch {
                 logger.error("Outbox could not be read", metadata: ["error": "\(error)"])
                 return
@@ -68,7 +68,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
             if batch.isEmpty { return }
             await withTaskGroup(of: Void.self) { group in
                 var pending = batch[...]
-                var unstarted: [Int64] = []
+                var unstarted: [OutboxClaim] = []
                 for _ in 0..<policy.workers {
                     guard let message = pending.popFirst() else { break }
                     group.addTask { await deliver(message) }
@@ -76,7 +76,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
                 while await group.next() != nil {
                     guard let message = pending.popFirst() else { continue }
                     if Task.isShuttingDownGracefully {
-                        unstarted.append(contentsOf: ([message] + pending).compactMap(\.id))
+                        unstarted.append(contentsOf: ([message] + pending).map(\.claim))
                         pending = []
                     } else {
                         group.addTask { await deliver(message) }
@@ -88,10 +88,10 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     }
 
     /// Hands back messages leased but not attempted, so they go out right after a restart instead of after the lease.
-    private func release(_ ids: [Int64]) async {
-        guard !ids.isEmpty else { return }
+    private func release(_ claims: [OutboxClaim]) async {
+        guard !claims.isEmpty else { return }
         do {
-            try await store.releaseOutboxMessages(ids: ids)
+            try await store.write { try await $0.releaseOutboxMessages(claims) }
         } catch {
             logger.warning("Outbox leases not released; they expire on their own", metadata: ["error": "\(error)"])
         }
@@ -106,28 +106,47 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         }
     }
 
-    private func deliver(_ message: OutboxMessage) async {
-        guard let id = message.id else { return }
-        var metadata: Logger.Metadata = ["outbox.id": "\(id)", "email": "\(message.recipient.redacted)", "attempt": "\(message.attempts)"]
+    /// Sends one claimed message and records the outcome under its claim. Only a failed send is a failed delivery:
+    /// when the store cannot record one that succeeded, the message stays leased and goes again after the lease (at
+    /// least once), rather than being counted, retried early or given up as a failure.
+    private func deliver(_ claimed: ClaimedMessage) async {
+        let (message, claim) = (claimed.message, claimed.claim)
+        var metadata: Logger.Metadata = ["outbox.id": "\(claim.messageID)", "email": "\(message.recipient.redacted)", "attempt": "\(message.attempts)"]
         do {
-            try await transport.deliver(try mime(of: message), to: message.recipient, id: id)
-            try await store.markDelivered(outboxID: id, at: clock.now)
-            metrics.count(email: .sent)
-            logger.debug("Email delivered", metadata: metadata)
+            try await transport.deliver(try mime(of: message), to: message.recipient, id: claim.messageID)
         } catch {
-            let retryAt = policy.retryDelay(afterAttempt: message.attempts, error: error).map { clock.now.addingTimeInterval($0) }
-            metadata["error"] = "\(error)"
-            do {
-                try await store.recordDeliveryFailure(outboxID: id, error: "\(error)", retryAt: retryAt)
-            } catch {
-                logger.error("Outbox failure could not be recorded", metadata: ["outbox.id": "\(id)", "error": "\(error)"])
-            }
-            metrics.count(email: retryAt == nil ? .failed : .retried)
-            if retryAt == nil {
-                logger.error("Email delivery gave up", metadata: metadata)
+            await recordFailure(claim, error: error, attempts: message.attempts, metadata: metadata)
+            return
+        }
+        metrics.count(email: .sent)
+        do {
+            let now = clock.now
+            if try await store.write({ try await $0.markDelivered(claim, at: now) }) {
+                logger.debug("Email delivered", metadata: metadata)
             } else {
-                logger.warning("Email delivery failed; will retry", metadata: metadata)
+                logger.warning("Email delivered after its lease was taken over; it may go out twice", metadata: metadata)
             }
+        } catch {
+            metadata["error"] = "\(error)"
+            logger.error("Email delivered but not recorded; it goes again when its lease ends", metadata: metadata)
+        }
+    }
+
+    private func recordFailure(_ claim: OutboxClaim, error: any Error, attempts: Int, metadata: Logger.Metadata) async {
+        var metadata = metadata
+        let retryAt = policy.retryDelay(afterAttempt: attempts, error: error).map { clock.now.addingTimeInterval($0) }
+        metadata["error"] = "\(error)"
+        do {
+            let text = "\(error)"
+            _ = try await store.write { try await $0.recordDeliveryFailure(claim, error: text, retryAt: retryAt) }
+        } catch {
+            logger.error("Outbox failure could not be recorded", metadata: ["outbox.id": "\(claim.messageID)", "error": "\(error)"])
+        }
+        metrics.count(email: retryAt == nil ? .failed : .retried)
+        if retryAt == nil {
+            logger.error("Email delivery gave up", metadata: metadata)
+        } else {
+            logger.warning("Email delivery failed; will retry", metadata: metadata)
         }
     }
 }

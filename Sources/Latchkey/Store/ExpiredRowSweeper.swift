@@ -5,14 +5,14 @@ import ServiceLifecycle
 /// Once a minute, deletes the rows whose time is over (`RetentionPolicy`), in chunks of `chunkSize` rows, each chunk
 /// its own short transaction, so a large backlog never holds the writer for long.
 package struct ExpiredRowSweeper: Service {
-    let store: any LinkStore
+    let store: any Store
     let clock: any WallClock
     let policy: RetentionPolicy
     let logger: Logger
     var interval: Duration = .seconds(60)
     var chunkSize = 1_000
 
-    package init(store: any LinkStore, clock: any WallClock, policy: RetentionPolicy, logger: Logger, chunkSize: Int = 1_000) {
+    package init(store: any Store, clock: any WallClock, policy: RetentionPolicy, logger: Logger, chunkSize: Int = 1_000) {
         self.store = store
         self.clock = clock
         self.policy = policy
@@ -38,7 +38,7 @@ package struct ExpiredRowSweeper: Service {
                 var deleted = 0
                 repeat {
                     let limit = chunkSize
-                    deleted = try await store.write { try $0.deleteExpired(rows, before: cutoff, limit: limit) }
+                    deleted = try await store.write { try await $0.deleteExpired(rows, before: cutoff, limit: limit) }
                     removed[rows, default: 0] += deleted
                 } while deleted == chunkSize && !Task.isCancelled
             } catch {

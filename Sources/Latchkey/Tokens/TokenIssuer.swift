@@ -28,8 +28,9 @@ package struct TokenIssuer: Sendable {
         self.lifetime = configuration.idTokenLifetimeSeconds
     }
 
-    /// An ID token for `account`, valid for the configured lifetime from `now`.
-    package func makeIDToken(for account: Account, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider) throws -> String {
+    /// An ID token for `user`, valid for the configured lifetime from `now`.
+    package func makeIDToken(for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider) throws -> String {
+        let account = user.account
         let issuedAt = now.wholeSeconds
         let claims = IDTokenClaims(
             issuer: IssuerClaim(value: issuer),
@@ -44,7 +45,7 @@ package struct TokenIssuer: Sendable {
             name: account.displayName,
             picture: account.photoURL,
             sessionID: sessionID,
-            firebase: .init(identities: account.email.map { ["email": [$0.value]] } ?? [:], signInProvider: signInProvider.id)
+            firebase: .init(identities: user.tokenIdentities, signInProvider: signInProvider.id)
         )
         return try signer.sign(claims)
     }

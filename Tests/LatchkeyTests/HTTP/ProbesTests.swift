@@ -18,17 +18,12 @@ import Testing
     @Test func readinessFailsWhenTheDatabaseCannotBeWritten() async throws {
         try await withApp { client, workspace, _ in
             // Another process holds the write lock longer than the store's 5 s busy timeout.
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            holder.arguments = ["sqlite3", workspace.databasePath]
-            let input = Pipe()
-            holder.standardInput = input
-            try holder.run()
+            let holder = try ChildProcess(["sqlite3", workspace.databasePath], withInput: true)
             defer { holder.terminate() }
-            input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nINSERT INTO outbox (recipient, created_at, next_attempt_at) VALUES ('a@b.co', 0, 0);\n".utf8))
+            holder.write("BEGIN EXCLUSIVE;\nINSERT INTO outbox (recipient, created_at, next_attempt_at) VALUES ('a@b.co', 0, 0);\n")
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await client.execute(uri: "/readyz", method: .get).status == .serviceUnavailable)
-            input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+            holder.write("ROLLBACK;\n.quit\n")
         }
     }
 

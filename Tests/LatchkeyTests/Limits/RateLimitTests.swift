@@ -101,7 +101,7 @@ import Testing
             let secret = ServerSecret(material: Data(repeating: 7, count: 32))
             let limits = RateLimits(windows: [.completePerIP: [.init(limit: 1, seconds: 300)]])
             func limiter() throws -> RateLimiter {
-                RateLimiter(limits: limits, secret: secret, store: try SQLiteLinkStore(path: workspace.databasePath), clock: clock)
+                RateLimiter(limits: limits, secret: secret, store: try SQLiteStore(path: workspace.databasePath), clock: clock)
             }
             try await limiter().admit([.init(.completePerIP, "203.0.113.7")])
             await #expect(throws: RateLimited(rule: .completePerIP, retryAfter: 300)) {
@@ -111,7 +111,7 @@ import Testing
             #expect(stored.count == 1 && !stored[0].contains("203.0.113.7"))
 
             clock.advance(by: 301)
-            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let store = try SQLiteStore(path: workspace.databasePath)
             await ExpiredRowSweeper(store: store, clock: clock, policy: RetentionPolicy(), logger: .init(label: "test")).sweep()
             #expect(try await workspace.openDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM rate_counters") } == 0)
             try await limiter().admit([.init(.completePerIP, "203.0.113.7")])

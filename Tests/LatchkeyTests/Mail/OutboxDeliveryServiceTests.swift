@@ -13,13 +13,13 @@ import Testing
     /// given), and a service over `transport`.
     func makeService(
         _ workspace: TestWorkspace, transport: RecordingMailTransport, clock: FixedClock, count: Int = 1, letter: SignInLetter? = nil
-    ) async throws -> (OutboxDeliveryService, SQLiteLinkStore) {
-        let store = try SQLiteLinkStore(path: workspace.databasePath)
+    ) async throws -> (OutboxDeliveryService, SQLiteStore) {
+        let store = try SQLiteStore(path: workspace.databasePath)
         let message = try OutboxMessage(
             recipient: alice, format: letter == nil ? .mime : .signInLetter,
             sealedContent: secret.seal(letter?.encoded() ?? Array(Self.legacyMIME.utf8)), createdAt: clock.now)
         try await store.write { tx in
-            for _ in 0..<count { try tx.enqueue(message) }
+            for _ in 0..<count { try await tx.enqueue(message) }
         }
         var policy = DeliveryPolicy()
         policy.maximumAttempts = 3
@@ -59,13 +59,13 @@ import Testing
             let (transport, clock) = (RecordingMailTransport(), FixedClock())
             let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
             try await store.write { transaction in
-                try transaction.enqueue(
+                try await transaction.enqueue(
                     OutboxMessage(
                         recipient: self.alice, format: .signInLetter, sealedContent: self.secret.seal(Array("not a letter".utf8)), createdAt: clock.now))
             }
             await service.deliverDueMessages()
             #expect(transport.messages == [Self.legacyMIME])
-            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            let failed = try #require(try await store.read { try await $0.undeliveredMessages(limit: 10) }.first)
             #expect(failed.isFailed && failed.attempts == 1 && failed.lastError == "unreadableLetter")
         }
     }
@@ -86,7 +86,7 @@ import Testing
             await service.deliverDueMessages()
             await service.deliverDueMessages()
             #expect(transport.delivered.sorted() == Array(1...25))
-            #expect(try await store.undeliveredMessages(limit: 100).isEmpty)
+            #expect(try await store.read { try await $0.undeliveredMessages(limit: 100) }.isEmpty)
         }
     }
 
@@ -96,7 +96,7 @@ import Testing
             let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
             transport.fail(next: 1)
             await service.deliverDueMessages()
-            let waiting = try #require(try await store.undeliveredMessages(limit: 10).first)
+            let waiting = try #require(try await store.read { try await $0.undeliveredMessages(limit: 10) }.first)
             #expect(!waiting.isFailed && waiting.lastError == "451 try again later")
             #expect(waiting.nextAttemptAt > clock.now && waiting.nextAttemptAt <= clock.now.addingTimeInterval(5))
 
@@ -114,10 +114,12 @@ import Testing
             let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
             transport.fail(next: 1, permanently: true)
             await service.deliverDueMessages()
-            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            let failed = try #require(try await store.read { try await $0.undeliveredMessages(limit: 10) }.first)
             #expect(failed.isFailed && failed.attempts == 1 && failed.lastError == "550 mailbox unavailable")
 
-            #expect(try await store.retryFailedMessages(now: clock.now) == 1)
+            let now = clock.now
+            let retried = try await store.write { try await $0.retryFailedMessages(now: now) }
+            #expect(retried == 1)
             await service.deliverDueMessages()
             #expect(transport.delivered == [1])
         }
@@ -132,7 +134,7 @@ import Testing
                 await service.deliverDueMessages()
                 clock.advance(by: 700)
             }
-            let failed = try #require(try await store.undeliveredMessages(limit: 10).first)
+            let failed = try #require(try await store.read { try await $0.undeliveredMessages(limit: 10) }.first)
             #expect(failed.isFailed && failed.attempts == 3)
         }
     }

@@ -20,15 +20,18 @@ import Testing
             #expect(try await client.post("/v1/accounts:delete", json: #"{"localId":"\#(accountID)"}"#, key: nil, headers: Self.admin).status == .ok)
             for _ in 0..<6 { _ = try await client.complete(email: "victim@example.com", code: "guess") }
 
-            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let store = try SQLiteStore(path: workspace.databasePath)
             let victim = try #require(EmailAddress("victim@example.com"))
-            let events = try await store.auditEvents(email: victim, limit: 50).reversed().map { $0 }
+            let events = try await store.read { try await $0.auditEvents(email: victim, limit: 50) }.reversed().map { $0 }
             #expect(
-                events.map(\.kind) == [.codeIssued, .passwordStripped, .sessionsRevoked, .signInCompleted, .accountDisabled, .accountDeleted])
+                events.map(\.kind) == [
+                    .signInCompleted, .codeIssued, .passwordStripped, .sessionsRevoked, .signInCompleted, .accountDisabled, .accountDeleted,
+                ])
             #expect(events.allSatisfy { $0.requester.ipAddress == "127.0.0.1" })
-            #expect(events[0].requester.userAgent == "VictimPhone/2.0" && events[0].accountID == nil)
-            #expect(events[1...].allSatisfy { $0.accountID == accountID })
-            #expect(events[4].detail == "an admin" && events[4].requester.userAgent == "ops-console/1.0")
+            #expect(events[0].accountID == accountID && events[0].detail == "new account")
+            #expect(events[1].requester.userAgent == "VictimPhone/2.0" && events[1].accountID == nil)
+            #expect(events[2...].allSatisfy { $0.accountID == accountID })
+            #expect(events[5].detail == "an admin" && events[5].requester.userAgent == "ops-console/1.0")
 
             let blocks = try await workspace.openDatabase().read { db in
                 try String.fetchAll(db, sql: "SELECT detail FROM audit_events WHERE kind = 'rate_limited'")
@@ -43,13 +46,13 @@ import Testing
 
     @Test func aDatabaseFromANewerVersionIsRefused() async throws {
         try await withWorkspace { workspace in
-            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let store = try SQLiteStore(path: workspace.databasePath)
             #expect(store.applied.count >= 5)
-            #expect(try SQLiteLinkStore(path: workspace.databasePath).applied.isEmpty)
+            #expect(try SQLiteStore(path: workspace.databasePath).applied.isEmpty)
             try await workspace.openDatabase().write { db in
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
             }
-            #expect(throws: StartupError.self) { try SQLiteLinkStore(path: workspace.databasePath) }
+            #expect(throws: StartupError.self) { try SQLiteStore(path: workspace.databasePath) }
         }
     }
 }

@@ -59,7 +59,7 @@ import Testing
 
     @Test func aSweepRemovesWhatIsOverAndKeepsTheRest() async throws {
         try await withWorkspace { workspace in
-            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let store = try SQLiteStore(path: workspace.databasePath)
             try await Self.fill(workspace)
             let sweeper = ExpiredRowSweeper(
                 store: store, clock: FixedClock(Self.now), policy: RetentionPolicy(auditRetentionDays: 90), logger: Logger(label: "test"),
@@ -98,7 +98,7 @@ import Testing
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {
         try await withWorkspace { workspace in
-            _ = try SQLiteLinkStore(path: workspace.databasePath)
+            _ = try SQLiteStore(path: workspace.databasePath)
             let plan = try await workspace.openDatabase().read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query).map { $0["detail"] as String }.joined(separator: "; ")
             }

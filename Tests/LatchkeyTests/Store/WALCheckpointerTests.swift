@@ -12,11 +12,11 @@ import Testing
     /// database file.
     @Test func committedPagesReachTheDatabaseFileWithoutTheWriter() async throws {
         try await withWorkspace { workspace in
-            let store = try SQLiteLinkStore(path: workspace.databasePath)
+            let store = try SQLiteStore(path: workspace.databasePath)
             let alice = try #require(EmailAddress("alice@example.com"))
             for _ in 0..<50 {
                 try await store.write { transaction in
-                    try transaction.enqueue(OutboxMessage(recipient: alice, format: .mime, sealedContent: Data(repeating: 7, count: 8000), createdAt: Date()))
+                    try await transaction.enqueue(OutboxMessage(recipient: alice, format: .mime, sealedContent: Data(repeating: 7, count: 8000), createdAt: Date()))
                 }
             }
             let before = try fileSize(store.path)

@@ -92,27 +92,15 @@ struct SMTPSinkError: Error, CustomStringConvertible {
 /// Runs `body` with a fresh sink and stops it afterwards, even when `body` throws.
 func withSMTPSink<T>(_ options: SMTPSink.Options = .init(), _ body: (SMTPSink) async throws -> T) async throws -> T {
     try await withTemporaryDirectory { directory in
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [ProcessInfo.processInfo.environment["LATCHKEY_PYTHON"] ?? "python3", SMTPSink.script.path, "--dir", directory.path, "--lifetime", "120", "--exit-on-stdin-eof"] + options.arguments
         let log = directory.appendingPathComponent("sink.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        // The sink exits when this pipe closes, which happens at the latest when the test process dies.
-        let lifeline = Pipe()
-        process.standardInput = lifeline
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        let (exits, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { process in
-            exitContinuation.yield(process.terminationStatus)
-            exitContinuation.finish()
-        }
-        try process.run()
+        // The sink exits when its standard input closes, which happens at the latest when the test process dies.
+        let process = try ChildProcess(
+            [ProcessInfo.processInfo.environment["LATCHKEY_PYTHON"] ?? "python3", SMTPSink.script.path, "--dir", directory.path, "--lifetime", "120",
+                "--exit-on-stdin-eof"] + options.arguments, withInput: true, errorPath: log.path)
         func stop() async {
-            try? lifeline.fileHandleForWriting.close()
-            if process.isRunning { process.terminate() }
-            for await _ in exits {}
+            process.closeInput()
+            process.terminate()
+            _ = await process.exitStatus()
         }
         do {
             let port = try await waitForPort(in: directory, process: process, log: log)
@@ -127,7 +115,7 @@ func withSMTPSink<T>(_ options: SMTPSink.Options = .init(), _ body: (SMTPSink) a
 }
 
 /// The sink writes its port to a file once it listens; polling for it keeps the test off blocking pipe reads.
-private func waitForPort(in directory: URL, process: Process, log: URL) async throws -> Int {
+private func waitForPort(in directory: URL, process: ChildProcess, log: URL) async throws -> Int {
     let file = directory.appendingPathComponent("port")
     for _ in 0..<200 {
         if let text = try? String(contentsOf: file, encoding: .utf8), let port = Int(text) { return port }
@@ -163,20 +151,7 @@ struct TestCertificate {
 
 /// Runs a program found on `PATH` to completion without blocking a thread, and returns its exit status.
 private func runProcess(_ program: String, _ arguments: [String]) async throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    return try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
+    await (try ChildProcess([program] + arguments)).exitStatus()
 }
 
 /// Runs `body` with a fresh directory and removes it afterwards, even when `body` throws.

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Each caller's work runs in its own savepoint, in arrival order, so a caller that throws rolls back only its
 /// own changes; every caller is answered only after the shared commit, so nothing is acknowledged before it is
-/// durable. When nothing else is waiting a batch is a single job and costs what a plain transaction costs.
+/// durable. When nothing else is waiting a batch is a single job and costs what a plain transaction costs. Bodies
+/// are `async` and run on the writer's own thread (`ConnectionExecutor`), never blocking the cooperative pool.
 package final class WriteBatcher: Sendable {
     /// One caller's work, type-erased: run it inside the transaction, then answer after the commit (or failure).
     private struct Job: Sendable {
@@ -29,22 +30,21 @@ package final class WriteBatcher: Sendable {
         self.writer = writer
     }
 
-    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job = Job(
                 run: { db in
-                    let result: Result<T, any Error>
+                    var result: Result<T, any Error> = .failure(CancellationError())
                     do {
-                        var value: T?
                         try db.inSavepoint {
-                            value = try body(db)
-                            return .commit
+                            let connection = UncheckedConnection(db)
+                            result = ConnectionExecutor.run { try await body(connection.db) }
+                            return try result.map { _ in .commit }.get()
                         }
-                        result = value.map { .success($0) } ?? .failure(DatabaseError(resultCode: .SQLITE_ERROR, message: "savepoint produced no value"))
                     } catch {
                         result = .failure(error)
                     }
-                    return { continuation.resume(with: result) }
+                    return { [result] in continuation.resume(with: result) }
                 },
                 fail: { continuation.resume(throwing: $0) })
             let startsDrain = queue.withLock { queue in
@@ -74,5 +74,15 @@ package final class WriteBatcher: Sendable {
                 batch.forEach { $0.fail(error) }
             }
         }
+    }
+}
+
+/// A connection handed to a body that runs on the connection's own thread (`ConnectionExecutor`), where GRDB checks
+/// every use; the compiler cannot see that thread, hence unchecked.
+struct UncheckedConnection: @unchecked Sendable {
+    let db: Database
+
+    init(_ db: Database) {
+        self.db = db
     }
 }

@@ -221,6 +221,30 @@ package enum SQLiteMigrations {
                     CREATE INDEX refresh_tokens_by_rotation ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
                     """)
         }
+        // Who signs in to an account is a row per provider identity, so that identity providers join the email identity
+        // (provider `password`, the address as its user id) that every account with an address has had implicitly.
+        // Outbox claims carry a token that every later update of the message must name.
+        migrator.registerMigration("v11: identities, outbox claim tokens") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE identities (
+                        provider_id TEXT NOT NULL,
+                        provider_uid TEXT NOT NULL,
+                        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                        email TEXT,
+                        email_verified INTEGER NOT NULL,
+                        display_name TEXT,
+                        photo_url TEXT,
+                        raw_profile TEXT,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (provider_id, provider_uid)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX identities_by_account ON identities(account_id);
+                    INSERT INTO identities (provider_id, provider_uid, account_id, email, email_verified, created_at)
+                        SELECT 'password', email, id, email, email_verified, created_at FROM accounts WHERE email IS NOT NULL;
+                    ALTER TABLE outbox ADD COLUMN claim_token TEXT;
+                    """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStoreTransaction {
     /// One bounded `DELETE` per kind, each finding its rows through an index on the time that ends them.
-    func deleteExpired(_ rows: ExpiringRows, before cutoff: Date, limit: Int) throws -> Int {
+    func deleteExpired(_ rows: ExpiringRows, before cutoff: Date, limit: Int) async throws -> Int {
         let seconds = cutoff.timeIntervalSince1970
         if rows == .revokedSessions {
             // The session's tokens go with it; their rows are found through the session index.

@@ -3,7 +3,7 @@ import GRDB
 
 /// Sessions and their refresh tokens.
 extension SQLiteStoreTransaction {
-    func insert(_ session: SessionRecord) throws {
+    func insert(_ session: SessionRecord) async throws {
         try execute(
             sql: """
                 INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, auth_time, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -14,7 +14,7 @@ extension SQLiteStoreTransaction {
             ])
     }
 
-    func session(id: String) throws -> SessionRecord? {
+    func session(id: String) async throws -> SessionRecord? {
         try row(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map { row in
             SessionRecord(
                 id: row["id"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
@@ -24,23 +24,23 @@ extension SQLiteStoreTransaction {
         }
     }
 
-    func revokeSession(id: String, at now: Date) throws {
+    func revokeSession(id: String, at now: Date) async throws {
         try execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now.timeIntervalSince1970, id])
     }
 
-    func revokeSessions(accountID: String, at now: Date) throws {
+    func revokeSessions(accountID: String, at now: Date) async throws {
         try execute(
             sql: "UPDATE sessions SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, accountID])
     }
 
-    func insert(_ token: RefreshToken) throws {
+    func insert(_ token: RefreshToken) async throws {
         try execute(
             sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)",
             arguments: [token.tokenHash, token.sessionID, token.createdAt.timeIntervalSince1970])
     }
 
-    func refreshToken(hash: Data) throws -> RefreshToken? {
+    func refreshToken(hash: Data) async throws -> RefreshToken? {
         try row(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]).map { row in
             RefreshToken(
                 id: row["id"], tokenHash: row["token_hash"], sessionID: row["session_id"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -48,7 +48,7 @@ extension SQLiteStoreTransaction {
         }
     }
 
-    func markRotated(refreshTokenID: Int64, at now: Date) throws -> Bool {
+    func markRotated(refreshTokenID: Int64, at now: Date) async throws -> Bool {
         try execute(
             sql: "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL", arguments: [now.timeIntervalSince1970, refreshTokenID])
         return db.changesCount == 1

@@ -1,0 +1,53 @@
+import Foundation
+
+/// An account with the identities that sign in to it: what lookups, `createAuthUri` and ID tokens describe.
+package struct UserRecord: Sendable, Equatable {
+    package var account: Account
+    package var identities: [Identity]
+
+    package init(account: Account, identities: [Identity]) {
+        self.account = account
+        self.identities = identities
+    }
+
+    /// Firebase's `allProviders`: each provider once, in the order they were linked.
+    package var providerIDs: [String] {
+        var seen = Set<String>()
+        return identities.map(\.providerID).filter { seen.insert($0).inserted }
+    }
+
+    /// Firebase's `signinMethods`: the email identity counts as a password while one is set and as an email link once
+    /// its address is proven (Firebase files both under the password provider); any other identity by its provider.
+    package var signInMethods: [String] {
+        identities.flatMap { identity -> [String] in
+            guard identity.providerID == SignInProvider.password.id else { return [identity.providerID] }
+            return (account.passwordHash != nil ? ["password"] : []) + (identity.isEmailVerified ? ["emailLink"] : [])
+        }
+    }
+
+    /// Firebase's `firebase.identities` claim: the email identity under `email`, any other under its provider id, with
+    /// the addresses providers gave under `email` too.
+    package var tokenIdentities: [String: [String]] {
+        var claim: [String: [String]] = [:]
+        func add(_ value: String, under key: String) {
+            if claim[key, default: []].contains(value) == false { claim[key, default: []].append(value) }
+        }
+        for identity in identities {
+            if identity.providerID != SignInProvider.password.id { add(identity.providerUserID, under: identity.providerID) }
+            if let email = identity.email { add(email.value, under: "email") }
+        }
+        return claim
+    }
+}
+
+extension Account {
+    /// The identity an address gives an account: provider `password`, the address as its user id, proven as the
+    /// account's address is. A password and an email link both sign in with it.
+    var emailIdentity: Identity? {
+        email.map {
+            Identity(
+                providerID: SignInProvider.password.id, providerUserID: $0.value, accountID: id, email: $0, isEmailVerified: isEmailVerified,
+                createdAt: createdAt)
+        }
+    }
+}

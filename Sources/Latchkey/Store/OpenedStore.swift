@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// A store ready for requests, with the background services it needs while the server runs.
+package struct OpenedStore: Sendable {
+    package let store: any Store
+    /// Work that keeps the store healthy (checkpointing, retention); `buildApplication` runs it beside the server.
+    package let services: [any Service]
+    /// Where the data lives and how durable commits are, for the start-up line.
+    package let summary: String
+    /// The migrations this opening applied (empty when the schema was current).
+    package let appliedMigrations: [String]
+}
+
+/// Opens the configured store, migrating it first. The one place that knows which store there is.
+package func makeStore(_ configuration: AppConfiguration, clock: any WallClock = SystemWallClock(), logger: Logger) async throws -> OpenedStore {
+    let storage = configuration.storage
+    let store = try SQLiteStore(path: storage.sqlitePath, synchronous: storage.synchronous)
+    let sweeper = ExpiredRowSweeper(
+        store: store, clock: clock, policy: RetentionPolicy(auditRetentionDays: configuration.observability.auditRetentionDays), logger: logger)
+    return OpenedStore(
+        store: store, services: [try store.checkpointer(logger: logger), sweeper],
+        summary: "\(storage.sqlitePath) (\(try await store.durability()))", appliedMigrations: store.applied)
+}

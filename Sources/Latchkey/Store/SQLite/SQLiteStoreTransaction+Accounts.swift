@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+extension SQLiteStoreTransaction {
+    func account(email: EmailAddress) async throws -> Account? {
+        try row(sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email.value]).flatMap(Self.account(from:))
+    }
+
+    func account(id: String) async throws -> Account? {
+        try row(sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
+    }
+
+    func insert(_ account: Account) async throws {
+        try executeGuarded(
+            sql: """
+                INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at,
+                    display_name, photo_url)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: Self.arguments(account), conflict: Self.accountConflict)
+    }
+
+    func update(_ account: Account) async throws {
+        try executeGuarded(
+            sql: """
+                UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
+                    created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
+                WHERE id = ?
+                """,
+            arguments: Self.arguments(account) + [account.id], conflict: Self.accountConflict)
+    }
+
+    func deleteAccount(id: String, at now: Date) async throws {
+        try execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+        try await revokeSessions(accountID: id, at: now)
+    }
+
+    private static func accountConflict(_ message: String) -> AccountConflict? {
+        message.contains("accounts.id") ? .idTaken : message.contains("accounts.email") ? .emailTaken : nil
+    }
+
+    private static func account(from row: Row) -> Account? {
+        Account(
+            id: row["id"], email: (row["email"] as String?).flatMap(EmailAddress.init), isEmailVerified: row["email_verified"],
+            passwordHash: row["password_hash"], isDisabled: row["disabled"], validSince: Date(timeIntervalSince1970: row["valid_since"]),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), lastSignInAt: date(row["last_sign_in_at"]), displayName: row["display_name"],
+            photoURL: row["photo_url"])
+    }
+
+    private static func arguments(_ account: Account) -> StatementArguments {
+        [
+            account.id, account.email?.value, account.isEmailVerified, account.passwordHash, account.isDisabled,
+            account.validSince.timeIntervalSince1970, account.createdAt.timeIntervalSince1970, account.lastSignInAt?.timeIntervalSince1970,
+            account.displayName, account.photoURL,
+        ]
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+extension SQLiteStoreTransaction {
+    func insert(_ request: PendingRequest) async throws {
+        try execute(
+            sql: """
+                INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id,
+                    android_package_name, android_install_app, handles_code_in_app)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                request.codeHash, request.email.value, request.createdAt.timeIntervalSince1970, request.expiresAt.timeIntervalSince1970,
+                request.language.value, request.continueURL, request.iOSBundleID, request.androidPackageName, request.androidInstallApp,
+                request.handlesCodeInApp,
+            ])
+    }
+
+    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws {
+        try execute(
+            sql: """
+                DELETE FROM pending_requests WHERE id IN (
+                    SELECT id FROM pending_requests WHERE email = ? AND used_at IS NULL
+                    ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)
+                """,
+            arguments: [email.value, count])
+    }
+
+    func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
+        guard let row = try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]),
+            let email = EmailAddress(row["email"])
+        else { return nil }
+        return PendingRequest(
+            id: row["id"], codeHash: row["code_hash"], email: email, createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
+            continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"],
+            iOSBundleID: row["ios_bundle_id"], androidPackageName: row["android_package_name"], androidInstallApp: row["android_install_app"],
+            handlesCodeInApp: row["handles_code_in_app"])
+    }
+
+    func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {
+        try execute(
+            sql: """
+                UPDATE pending_requests SET used_at = ?
+                WHERE id = ? AND used_at IS NULL AND expires_at > ? AND mismatch_count < ?
+                """,
+            arguments: [now.timeIntervalSince1970, id, now.timeIntervalSince1970, PendingRequest.maximumMismatches])
+        return db.changesCount == 1
+    }
+
+    func recordMismatch(pendingRequestID: Int64) async throws {
+        try execute(sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE id = ?", arguments: [pendingRequestID])
+    }
+}

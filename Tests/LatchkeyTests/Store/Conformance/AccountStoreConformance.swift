@@ -1,0 +1,84 @@
+import Foundation
+import Latchkey
+import Testing
+
+@Suite struct AccountStoreConformance {
+    @Test(arguments: StoreKind.all) func accountsAreFoundByIdAndAddressAndUpdated(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var alice = Fixture.account("alice", "alice@example.com")
+            alice.passwordHash = "hash"
+            alice.displayName = "Alice"
+            alice.lastSignInAt = Fixture.now
+            let inserted = alice
+            try await store.write { try await $0.insert(inserted) }
+            #expect(try await store.read { try await $0.account(id: "alice") } == alice)
+            #expect(try await store.read { try await $0.account(email: Fixture.alice) } == alice)
+            alice.isEmailVerified = true
+            alice.isDisabled = true
+            alice.photoURL = "https://example.com/a.png"
+            let updated = alice
+            try await store.write { try await $0.update(updated) }
+            #expect(try await store.read { try await $0.account(id: "alice") } == alice)
+            #expect(try await store.read { try await $0.account(id: "nobody") } == nil)
+        }
+    }
+
+    /// The unique keys keep uids and addresses unique whatever order writers come in: a clash is the conflict it means,
+    /// and the transaction goes on without the failed statement.
+    @Test(arguments: StoreKind.all) func aTakenUidOrAddressIsAnAccountConflict(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let outcomes = try await store.write { tx -> [AccountConflict?] in
+                try await tx.insert(Fixture.account("alice", "alice@example.com"))
+                try await tx.insert(Fixture.account("bob", "bob@example.com"))
+                return [
+                    try await conflict { try await tx.insert(Fixture.account("alice", "carol@example.com")) },
+                    try await conflict { try await tx.insert(Fixture.account("carol", "alice@example.com")) },
+                    try await conflict { try await tx.update(Fixture.account("bob", "alice@example.com")) },
+                    try await conflict { try await tx.insert(Fixture.account("dave", nil)) },
+                ]
+            }
+            #expect(outcomes == [.idTaken, .emailTaken, .emailTaken, nil])
+            let emails = try await store.read { tx in
+                var emails: [String?] = []
+                for id in ["alice", "bob", "carol", "dave"] { emails.append(try await tx.account(id: id)?.email?.value) }
+                return emails
+            }
+            #expect(emails == ["alice@example.com", "bob@example.com", nil, nil])
+        }
+    }
+
+    @Test(arguments: StoreKind.all) func deletingAnAccountTakesItsIdentitiesAndRevokesItsSessions(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.write { tx in
+                try await tx.insert(Fixture.account("alice", "alice@example.com"))
+                try await tx.save(
+                    Identity(providerID: "password", providerUserID: "alice@example.com", accountID: "alice", email: Fixture.alice, isEmailVerified: false,
+                        createdAt: Fixture.now))
+                try await tx.insert(SessionRecord(id: "s1", accountID: "alice", signInProvider: .password, authTime: Fixture.now, createdAt: Fixture.now))
+                try await tx.deleteAccount(id: "alice", at: Fixture.now)
+            }
+            let (account, identities, session) = try await store.read { tx in
+                (try await tx.account(id: "alice"), try await tx.identities(accountID: "alice"), try await tx.session(id: "s1"))
+            }
+            #expect(account == nil && identities.isEmpty)
+            #expect(session?.revokedAt == Fixture.now && session?.isRevokedWithAccount == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.all) func aWriteThatThrowsLeavesNothingBehind(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    try await tx.insert(Fixture.account("alice", "alice@example.com"))
+                    try await tx.insert(Fixture.pending(9))
+                    throw Abort()
+                }
+            }
+            let left = try await store.read { tx in
+                (try await tx.account(id: "alice"), try await tx.pendingRequest(codeHash: Data(repeating: 9, count: 32)))
+            }
+            #expect(left.0 == nil && left.1 == nil)
+        }
+    }
+}
