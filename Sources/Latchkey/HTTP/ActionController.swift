@@ -13,9 +13,7 @@ import Hummingbird
 /// Whether a link is meant for an app comes from the stored request, not from the link's query: the server decides
 /// from what it issued, and an edited link cannot turn an app's link into a redirect or name other apps' stores.
 struct ActionController {
-    let store: any Store
-    let secret: ServerSecret
-    let clock: any WallClock
+    let inspector: LinkInspector
     let authorizedDomains: Set<String>
     let apps: AppsConfiguration
     let pages: PageRenderer
@@ -35,17 +33,20 @@ struct ActionController {
         guard query.get("mode") == "signIn", let code = query.get("oobCode"), !code.isEmpty, code.utf8.count <= 256 else {
             return page(.damaged, status: .badRequest, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
         }
-        let codeHash = secret.hash(code, for: .linkCode)
-        // A read-only snapshot: looking never spends, extends or counts anything.
-        guard let pending = try await store.read({ try await $0.pendingRequest(codeHash: codeHash) }) else {
-            return page(.unknown, status: .notFound, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
+        let pending: PendingRequest
+        switch try await inspector.state(of: code) {
+        case .unknown(let killed):
+            return page(
+                .unknown, status: .notFound, language: killed?.language ?? queryLanguage,
+                backURL: backURL(killed?.continueURL ?? query.get("continueUrl")), context: context)
+        case .used(let used):
+            return page(.used, status: .gone, language: used.language, backURL: backURL(used.continueURL), context: context)
+        case .expired(let expired):
+            return page(.expired, status: .gone, language: expired.language, backURL: backURL(expired.continueURL), context: context)
+        case .live(let live):
+            pending = live
         }
         let backURL = backURL(pending.continueURL)
-        if pending.usedAt != nil { return page(.used, status: .gone, language: pending.language, backURL: backURL, context: context) }
-        if pending.isSpent { return page(.unknown, status: .notFound, language: pending.language, backURL: backURL, context: context) }
-        if pending.isExpired(at: clock.now) {
-            return page(.expired, status: .gone, language: pending.language, backURL: backURL, context: context)
-        }
         if pending.isForAppOnly { return appPage(for: pending, request: request, context: context) }
         guard backURL != nil, var components = URLComponents(string: pending.continueURL) else {
             // The continue URL's domain was removed from `authorizedDomains` since the link was sent.
