@@ -77,8 +77,8 @@ package func buildApplication(
             tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
         action: ActionController(
-            inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains, apps: configuration.apps, pages: pages,
-            appName: configuration.appName, publicURL: configuration.publicURL),
+            inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
+            apps: configuration.apps, pages: pages, appName: configuration.appName, publicURL: configuration.publicURL),
         appLinks: AppLinksController(apps: configuration.apps),
         development: try developmentEndpoints(configuration, pages: pages, logger: logger),
         metrics: metrics,

@@ -74,7 +74,8 @@ package struct LinkCompleter: Sendable {
             return .refused(.emailMismatch)
         }
         let existing = try await transaction.account(email: email)
-        var attempt = SignInFinisher.Attempt(account: existing ?? Account.new(email: email, at: now), stored: existing, provider: .password, requester: requester)
+        var attempt = SignInFinisher.Attempt(
+            account: existing ?? Account.new(email: email, at: now), stored: existing, provider: .password, requester: requester)
         if let claims = signedIn {
             // Checked again inside the write, so a revocation that raced this request still counts.
             let checked = try await AccountLookup.check(claims, in: transaction)

@@ -76,7 +76,8 @@ package struct PasswordAccounts: Sendable {
             // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
             // the password no longer opens this account.
             guard let current = try await transaction.account(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
-            var attempt = SignInFinisher.Attempt(account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
+            var attempt = SignInFinisher.Attempt(
+                account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
             if let upgradedHash { attempt.account.passwordHash = upgradedHash }
             return try await finisher.finish(attempt, at: now, in: transaction)
         }

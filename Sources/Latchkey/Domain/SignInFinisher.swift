@@ -56,7 +56,9 @@ package struct SignInFinisher: Sendable {
             }
             for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
                 try await transaction.record(
-                    AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: attempt.requester, detail: "address proven by another party"))
+                    AuditEvent(
+                        kind, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
+                        detail: "address proven by another party"))
             }
         }
         account.lastSignInAt = now
@@ -71,7 +73,9 @@ package struct SignInFinisher: Sendable {
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
                 detail: attempt.auditDetail ?? (attempt.stored == nil ? "new account" : nil)))
         // A new account has just the identity its address gives it.
-        let user = attempt.stored == nil ? UserRecord(account: account, identities: account.emailIdentity.map { [$0] } ?? []) : try await transaction.userRecord(account)
+        let user =
+            attempt.stored == nil
+            ? UserRecord(account: account, identities: account.emailIdentity.map { [$0] } ?? []) : try await transaction.userRecord(account)
         return .accepted(Finished(user: user, refresh: refresh, authTime: now, isNewUser: attempt.stored == nil, tookOver: tookOver))
     }
 

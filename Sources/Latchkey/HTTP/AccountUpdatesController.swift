@@ -79,7 +79,8 @@ struct AccountUpdatesController {
         changes.photoURL = try Self.profileText(body["photoUrl"])
         changes.isDisabled = body["disabled"]?.boolValue
         changes.isEmailVerified = body["emailVerified"]?.boolValue
-        let session = try await passwords.signUp(id: id, email: email, password: password, requester: context.requester(of: request), logger: context.logger)
+        let session = try await passwords.signUp(
+            id: id, email: email, password: password, requester: context.requester(of: request), logger: context.logger)
         let (user, _) = try await administration.update(
             session.account, with: changes, by: .admin, requester: context.requester(of: request), logger: context.logger)
         return response(for: user, session: nil)
