@@ -1,0 +1,14 @@
+/// Firebase's `ProviderUserInfo`: one way an account signs in, as lookups and updates list them.
+public struct ProviderUserInfo: Sendable, Codable, Equatable {
+    public var providerId: String
+    public var federatedId: String
+    public var email: String
+    public var rawId: String
+
+    public init(providerId: String, federatedId: String, email: String, rawId: String) {
+        self.providerId = providerId
+        self.federatedId = federatedId
+        self.email = email
+        self.rawId = rawId
+    }
+}
