@@ -9,7 +9,9 @@ let package = Package(
     name: "latchkey",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "latchkey", targets: ["LatchkeyServer"])
+        .executable(name: "latchkey", targets: ["LatchkeyServer"]),
+        // The request and response bodies, for Swift clients of the API.
+        .library(name: "LatchkeyWire", targets: ["LatchkeyWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -31,9 +33,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Foundation only: the client library shares it, so it can know nothing of the server.
+        .target(name: "LatchkeyWire", swiftSettings: swiftSettings),
         .target(
             name: "Latchkey",
             dependencies: [
+                "LatchkeyWire",
                 "CCurl",
                 "COpenSSL",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -68,6 +73,7 @@ let package = Package(
             name: "LatchkeyTests",
             dependencies: [
                 "Latchkey",
+                "LatchkeyWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -34,7 +34,7 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 extension JSONEncoder {
     /// How every response body is written: sorted keys, so answers are byte-identical whatever the input,
     /// and unescaped slashes, so URLs read as they are.
-    static let api: JSONEncoder = {
+    package static let api: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

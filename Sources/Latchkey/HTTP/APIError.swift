@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyWire
 
 /// An error answered in the Google API envelope that Firebase clients parse:
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"domain":"global","reason":…}],"status":…}}`.
@@ -10,7 +11,7 @@ package struct APIError: Error, HTTPResponseError, Sendable {
     package let rpcStatus: String?
     package var headers: HTTPFields = [:]
     /// Google's machine-readable `details`, omitted when empty as in Google's own answers.
-    var details: [ErrorInfo] = []
+    var details: [ErrorEnvelope.ErrorInfo] = []
 
     package init(status: HTTPResponse.Status, message: String, reason: String = "invalid", rpcStatus: String? = nil) {
         self.status = status
@@ -19,50 +20,13 @@ package struct APIError: Error, HTTPResponseError, Sendable {
         self.rpcStatus = rpcStatus
     }
 
-    /// The body shape, with absent fields omitted.
-    struct Envelope: Encodable {
-        struct Body: Encodable {
-            struct Item: Encodable {
-                let message: String
-                let domain = "global"
-                let reason: String
-            }
-            let code: Int
-            let message: String
-            let errors: [Item]
-            let status: String?
-            let details: [ErrorInfo]?
-        }
-        let error: Body
-    }
-
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let envelope = Envelope(
-            error: .init(
-                code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: rpcStatus,
-                details: details.isEmpty ? nil : details))
+        let envelope = ErrorEnvelope(
+            error: .init(code: status.code, message: message, reason: reason, status: rpcStatus, details: details.isEmpty ? nil : details))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=UTF-8"
         let body = try JSONEncoder.api.encode(envelope)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-}
-
-extension APIError {
-    /// `google.rpc.ErrorInfo`: the reason as current Google clients and proxies read it, where `errors[].reason` is legacy.
-    struct ErrorInfo: Encodable, Sendable {
-        struct Metadata: Encodable, Sendable {
-            let service: String
-        }
-        let type = "type.googleapis.com/google.rpc.ErrorInfo"
-        let reason: String
-        let domain = "googleapis.com"
-        let metadata: Metadata
-
-        enum CodingKeys: String, CodingKey {
-            case type = "@type"
-            case reason, domain, metadata
-        }
     }
 }
 
@@ -72,7 +36,7 @@ extension APIError {
     static let invalidAPIKey: APIError = {
         var error = APIError(
             status: .badRequest, message: "API key not valid. Please pass a valid API key.", reason: "keyInvalid", rpcStatus: "INVALID_ARGUMENT")
-        error.details = [ErrorInfo(reason: "API_KEY_INVALID", metadata: .init(service: "identitytoolkit.googleapis.com"))]
+        error.details = [.init(reason: "API_KEY_INVALID", metadata: ["service": "identitytoolkit.googleapis.com"])]
         return error
     }()
     /// The rest of the body is not read, so the connection cannot carry another request.

@@ -1,6 +1,4 @@
-import Foundation
-
-/// Typed reads of a ``JSONValue``, returning nil on a type mismatch so request decoding can report the field it expected.
+/// Reads an object's members the way Google's JSON mapping does.
 extension JSONValue {
     /// The member named `key` of an object; nil for a missing member and for values that are not objects.
     ///
@@ -30,35 +28,5 @@ extension JSONValue {
             guard byte == folded(&right) else { return false }
             if byte == nil { return true }
         }
-    }
-
-    package var stringValue: String? {
-        guard case .string(let string) = self else { return nil }
-        return string
-    }
-
-    package var boolValue: Bool? {
-        guard case .bool(let bool) = self else { return nil }
-        return bool
-    }
-
-    /// An integer written as `6` or as `"6"`, because Google's JSON mapping accepts both for integer fields.
-    ///
-    /// Only plain JSON integer text that fits `Int` counts: `6.5`, `1e2`, `"+6"`, `" 6"` and `"x"` give nil.
-    package var intValue: Int? {
-        switch self {
-        case .number(let text), .string(let text):
-            return Self.isIntegerText(text) ? Int(text) : nil
-        default:
-            return nil
-        }
-    }
-
-    /// Whether `text` matches the JSON grammar for an integer (`-?(0|[1-9][0-9]*)`), which `Int(_:)` alone does not check.
-    private static func isIntegerText(_ text: String) -> Bool {
-        var digits = Substring(text).utf8
-        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard let first = digits.first, digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 }) else { return false }
-        return first != UInt8(ascii: "0") || digits.count == 1
     }
 }

@@ -2,18 +2,20 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Reads request bodies into `JSONValue`, refusing oversized, malformed and duplicate-key bodies in the error envelope.
-enum RequestBody {
-    /// The body as a JSON object.
-    static func jsonObject(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
-        try parseJSONObject(try await bytes(request, context: context))
+/// Reads request bodies into wire types: each body is parsed once by ``JSONParser``, which refuses oversized,
+/// malformed and duplicate-key bodies in the error envelope, then decoded from the parsed value.
+package enum RequestBody {
+    /// The JSON object body as `Body`.
+    static func decode<Body: RefusedFields>(_ type: Body.Type, from request: Request, context: AppRequestContext) async throws -> Body {
+        try decode(type, from: try parseJSONObject(try await bytes(request, context: context)))
     }
 
-    /// A JSON object, or the fields of an `application/x-www-form-urlencoded` body, as the token endpoint accepts both.
-    static func jsonOrForm(_ request: Request, context: AppRequestContext) async throws -> JSONValue {
+    /// A JSON object, or the fields of an `application/x-www-form-urlencoded` body, as `Body`: the token endpoint
+    /// accepts both.
+    static func decodeJSONOrForm<Body: RefusedFields>(_ type: Body.Type, from request: Request, context: AppRequestContext) async throws -> Body {
         let body = try await bytes(request, context: context)
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return try parseJSONObject(body)
+            return try decode(type, from: try parseJSONObject(body))
         }
         var fields: [String: JSONValue] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
@@ -23,7 +25,16 @@ enum RequestBody {
             }
             fields[name] = .string(value)
         }
-        return .object(fields)
+        return try decode(type, from: .object(fields))
+    }
+
+    /// A field of the wrong type is refused with that field's own code (``RefusedFields``).
+    package static func decode<Body: RefusedFields>(_ type: Body.Type, from value: JSONValue) throws -> Body {
+        do {
+            return try JSONValueDecoder.decode(type, from: value)
+        } catch let error as DecodingError {
+            throw Body.refusal(for: error)
+        }
     }
 
     /// `RequestTimeoutMiddleware` has already read the body, within the time and size limits.

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyWire
 
 /// What backends fetch to verify ID tokens, plus the liveness probe.
 struct WellKnownController {
@@ -15,24 +16,6 @@ struct WellKnownController {
             .get("healthz") { _, _ in HTTPResponse.Status.ok }
             .get("readyz", use: ready)
             .get("openapi.json", use: openAPI)
-    }
-
-    /// The subset of OpenID Connect discovery that token verifiers read.
-    struct OpenIDConfiguration: ResponseEncodable {
-        let issuer: String
-        let jwksURI: String
-        let responseTypesSupported = ["id_token"]
-        let subjectTypesSupported = ["public"]
-        /// The algorithms of the published keys: old tokens stay verifiable after `tokens.algorithm` changes.
-        let idTokenSigningAlgValuesSupported: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case issuer
-            case jwksURI = "jwks_uri"
-            case responseTypesSupported = "response_types_supported"
-            case subjectTypesSupported = "subject_types_supported"
-            case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
-        }
     }
 
     @Sendable func jwks(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -59,6 +42,7 @@ struct WellKnownController {
     }
 
     @Sendable func openIDConfiguration(_ request: Request, context: AppRequestContext) async throws -> OpenIDConfiguration {
+        // The algorithms of the published keys: old tokens stay verifiable after `tokens.algorithm` changes.
         OpenIDConfiguration(
             issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json",
             idTokenSigningAlgValuesSupported: Set(tokens.jwks.keys.map(\.alg)).sorted())

@@ -1,0 +1,15 @@
+import Hummingbird
+import LatchkeyWire
+
+// The wire answers are written by the request context's encoder, as every JSON answer is: sorted keys, plain slashes,
+// and absent optionals left out rather than written as null.
+extension GetOobConfirmationCodeResponse: ResponseEncodable {}
+extension EmailLinkSigninResponse: ResponseEncodable {}
+extension SignupNewUserResponse: ResponseEncodable {}
+extension VerifyPasswordResponse: ResponseEncodable {}
+extension CreateAuthUriResponse: ResponseEncodable {}
+extension GetAccountInfoResponse: ResponseEncodable {}
+extension SetAccountInfoResponse: ResponseEncodable {}
+extension DeleteAccountResponse: ResponseEncodable {}
+extension GrantTokenResponse: ResponseEncodable {}
+extension OpenIDConfiguration: ResponseEncodable {}

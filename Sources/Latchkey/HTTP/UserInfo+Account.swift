@@ -1,0 +1,27 @@
+import Foundation
+import LatchkeyWire
+
+extension UserInfo {
+    /// The user as Firebase describes it; a password hash is never shown, only "REDACTED" in base64, as Firebase
+    /// answers.
+    init(_ user: UserRecord) {
+        let account = user.account
+        func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+        self.init(
+            localId: account.id, email: account.email?.value, emailVerified: account.isEmailVerified, displayName: account.displayName,
+            photoUrl: account.photoURL, passwordHash: account.passwordHash == nil ? nil : "UkVEQUNURUQ=",
+            providerUserInfo: user.identities.map(ProviderUserInfo.init(_:)), validSince: String(Int64(account.validSince.timeIntervalSince1970)),
+            disabled: account.isDisabled ? true : nil, createdAt: milliseconds(account.createdAt),
+            lastLoginAt: account.lastSignInAt.map(milliseconds),
+            // Firebase marks users who sign in by email link; absent otherwise.
+            emailLinkSignin: user.signInMethods.contains("emailLink") ? true : nil)
+    }
+}
+
+extension ProviderUserInfo {
+    /// One identity as `providerUserInfo` lists it: the provider's user id is both `rawId` and `federatedId` (for the
+    /// email identity, the address; Firebase files email-link sign-in under the password provider too).
+    init(_ identity: Identity) {
+        self.init(providerId: identity.providerID, federatedId: identity.providerUserID, email: identity.email?.value, rawId: identity.providerUserID)
+    }
+}
