@@ -50,8 +50,12 @@ package enum RequestBody {
             throw APIError.invalidJSON(error.message)
         }
         guard case .object = value else { throw APIError.invalidJSON("Expected a JSON object.") }
-        // Requests for a tenant cannot be served until tenants exist; answering for the default tenant would be wrong.
-        if let tenant = value["tenantId"], tenant != .null, tenant != .string("") { throw SignInError.tenantIDMismatch }
+        switch value["tenantId"] {
+        case nil, .null?: break
+        case .string(let tenant)?: try Tenancy.requireNoTenant(tenant)
+        // A tenant named by something other than a string is still a tenant named.
+        case let other?: try Tenancy.requireNoTenant("\(other)")
+        }
         return value
     }
 

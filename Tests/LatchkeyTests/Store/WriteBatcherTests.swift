@@ -78,4 +78,33 @@ import Testing
             #expect(!values.contains("kept0") && values.contains("kept1"))
         }
     }
+
+    /// An async body that really suspends (as PostgreSQL's do) still runs on the writer's thread, inside its batch's
+    /// transaction, and the cooperative pool goes on serving other tasks meanwhile.
+    @Test func aBodyThatSuspendsRunsOnTheWritersThreadWithinItsBatch() async throws {
+        actor Elsewhere {
+            func value() -> String { "from an actor" }
+        }
+        try await withPool { pool, _ in
+            let batcher = WriteBatcher(writer: pool)
+            let elsewhere = Elsewhere()
+            let values = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await batcher.write { db in
+                            try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: ["before\(index)"])
+                            let text = await elsewhere.value()
+                            try await Task.sleep(for: .milliseconds(1))
+                            // GRDB checks that the connection is used on its own thread: this would trap anywhere else.
+                            try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: ["\(text) \(index)"])
+                            return text
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(values == Array(repeating: "from an actor", count: 20))
+            #expect(try await pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 40)
+        }
+    }
 }
