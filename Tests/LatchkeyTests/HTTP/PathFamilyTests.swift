@@ -92,4 +92,14 @@ import Testing
             #expect(try await client.post("/v1/accounts:sendOobCode", json: body).errorMessage == "TENANT_ID_MISMATCH : This server has no tenants.")
         }
     }
+
+    /// Any named tenant is refused, whatever JSON type names it; absent, null and empty name none.
+    @Test(arguments: [(#""t1""#, false), ("5", false), ("{}", false), ("null", true), (#""""#, true)])
+    func aTenantInTheBodyIsRefusedWhateverItsType(_ tenant: String, _ isServed: Bool) async throws {
+        try await withApp { client, _, _ in
+            let body = #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://app.example.com/","tenantId":\#(tenant)}"#
+            let response = try await client.post("/v1/accounts:sendOobCode", json: body)
+            #expect(isServed ? response.status == .ok : response.errorMessage == "TENANT_ID_MISMATCH : This server has no tenants.")
+        }
+    }
 }
