@@ -29,6 +29,11 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     func requester(of request: Request) -> RequesterSummary {
         RequesterSummary(ipAddress: clientIP, userAgent: request.headers[.userAgent])
     }
+
+    /// Who sent `request`, and whether with an admin token, for the domain's limits.
+    func caller(of request: Request) -> Caller {
+        Caller(requester: requester(of: request), isAdmin: isAdmin)
+    }
 }
 
 extension JSONEncoder {

@@ -42,16 +42,17 @@ package func buildApplication(
     let minter = SessionMinter(tokens: tokens, secret: secret)
     let finisher = SignInFinisher(minter: minter)
     let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
-    let lookup = AccountLookup(store: store, tokens: tokens)
+    let enumerationProtection = configuration.security.emailEnumerationProtection
+    let lookup = AccountLookup(store: store, tokens: tokens, enumerationProtection: enumerationProtection)
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
         secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: configuration.mode == .development,
-        limiter: limiter, metrics: metrics)
+        enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
-        store: store, hasher: hasher, clock: clock, finisher: finisher,
-        enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter, metrics: metrics)
+        store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
+        metrics: metrics)
     let router = buildRouter(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
@@ -64,10 +65,8 @@ package func buildApplication(
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
-            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps,
-            enumerationProtection: configuration.security.emailEnumerationProtection, metrics: metrics),
-        accounts: AccountsController(
-            passwords: passwords, lookup: lookup, enumerationProtection: configuration.security.emailEnumerationProtection, limiter: limiter),
+            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
+        accounts: AccountsController(passwords: passwords, lookup: lookup),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),

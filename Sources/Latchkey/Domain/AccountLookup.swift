@@ -4,10 +4,12 @@ import Foundation
 package struct AccountLookup: Sendable {
     let store: any Store
     let tokens: TokenIssuer
+    let enumerationProtection: Bool
 
-    package init(store: any Store, tokens: TokenIssuer) {
+    package init(store: any Store, tokens: TokenIssuer, enumerationProtection: Bool) {
         self.store = store
         self.tokens = tokens
+        self.enumerationProtection = enumerationProtection
     }
 
     /// The user behind a valid ID token. Tokens issued before the account's `validSince` (a revocation,
@@ -53,11 +55,14 @@ package struct AccountLookup: Sendable {
         }
     }
 
-    /// The user whose address is `email`, or `nil` when no account has it (`createAuthUri`).
-    package func user(email: EmailAddress) async throws -> UserRecord? {
-        try await store.read { transaction in
+    /// Whether `email` has an account and how it signs in (`createAuthUri`), or nil when enumeration protection
+    /// keeps that secret.
+    package func signInOptions(for email: EmailAddress) async throws -> SignInOptions? {
+        guard !enumerationProtection else { return nil }
+        let user = try await store.read { transaction -> UserRecord? in
             guard let account = try await transaction.account(email: email) else { return nil }
             return try await transaction.userRecord(account)
         }
+        return SignInOptions(isRegistered: user != nil, providerIDs: user?.providerIDs ?? [], signInMethods: user?.signInMethods ?? [])
     }
 }

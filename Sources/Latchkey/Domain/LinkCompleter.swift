@@ -35,14 +35,15 @@ package struct LinkCompleter: Sendable {
     /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
     /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
     ///
-    /// The attempt is counted against `limits` first, in the same transaction; a full window throws `RateLimited`
-    /// (audited) before the code is even looked up.
+    /// The attempt counts against the per-IP limit on completions (an admin's against none) first, in the same
+    /// transaction, so guessing codes is cut off; a full window throws `RateLimited` (audited) before the code is even
+    /// looked up.
     package func complete(
-        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, requester: RequesterSummary = RequesterSummary(),
-        limits: [RateLimiter.Check] = [], logger: Logger
+        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, by caller: Caller = Caller(), logger: Logger
     ) async throws -> Session {
         let codeHash = secret.hash(code, for: .linkCode)
         let now = clock.now
+        let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
         let attempt = { @Sendable in
             try await limiter.write(counting: limits, requester: requester) { transaction in
                 try await settle(email: email, codeHash: codeHash, signedIn: signedIn, requester: requester, now: now, in: transaction)

@@ -11,14 +11,14 @@ package struct LinkIssuer: Sendable {
         package var settings: ActionCodeSettings
         package var language: LanguageTag
         package var apiKey: String
-        package var requester: RequesterSummary
+        package var caller: Caller
 
-        package init(email: EmailAddress, settings: ActionCodeSettings, language: LanguageTag, apiKey: String, requester: RequesterSummary) {
+        package init(email: EmailAddress, settings: ActionCodeSettings, language: LanguageTag, apiKey: String, caller: Caller) {
             self.email = email
             self.settings = settings
             self.language = language
             self.apiKey = apiKey
-            self.requester = requester
+            self.caller = caller
         }
     }
 
@@ -32,12 +32,13 @@ package struct LinkIssuer: Sendable {
     let codeLifetime: TimeInterval
     /// Development mode logs each link, as Firebase's emulator does, and why a send mailed nothing.
     let isDevelopment: Bool
+    let enumerationProtection: Bool
     let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, isDevelopment: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        codeLifetime: TimeInterval, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.secret = secret
         self.clock = clock
@@ -45,32 +46,37 @@ package struct LinkIssuer: Sendable {
         self.publicURL = publicURL
         self.codeLifetime = codeLifetime
         self.isDevelopment = isDevelopment
+        self.enumerationProtection = enumerationProtection
         self.limiter = limiter
         self.metrics = metrics
     }
 
     /// Creates the code, stores its hash with the sealed letter the outbox renders, and wakes the outbox. With `sendsEmail` false
-    /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead. The attempt is counted
-    /// against `limits` in the same transaction; a full window throws `RateLimited` and stores nothing.
+    /// (an admin's `returnOobLink`) nothing is mailed and the caller gets the link instead.
+    ///
+    /// The attempt counts against the per-address and per-IP limits (an admin's against none) in the same transaction;
+    /// a full window throws `RateLimited` and stores nothing, except that with enumeration protection a full
+    /// per-address window answers nil, as if the link were sent: "too many" would tell a prober that someone just asked
+    /// for this address.
     @discardableResult
-    package func issue(
-        _ request: Request, sendsEmail: Bool = true, limits: [RateLimiter.Check] = [], logger: Logger
-    ) async throws -> (code: String, link: SignInLink) {
+    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: SignInLink)? {
         let code = ServerSecret.makeToken()
         let now = clock.now
         let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
         let letter = SignInLetter(
             link: link, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
-            requester: request.requester)
+            requester: request.caller.requester)
         let pending = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
+        let requester = request.caller.requester
+        let limits = request.caller.limits([.init(.sendPerEmail, request.email.value), .init(.sendPerIP, request.caller.ipAddress)])
         do {
-            try await limiter.write(counting: limits, email: request.email, requester: request.requester) { transaction in
+            try await limiter.write(counting: limits, email: request.email, requester: requester) { transaction in
                 try await transaction.insert(pending)
                 try await transaction.record(
-                    AuditEvent(.codeIssued, at: now, email: request.email, requester: request.requester, detail: sendsEmail ? nil : "returned to admin"))
+                    AuditEvent(.codeIssued, at: now, email: request.email, requester: requester, detail: sendsEmail ? nil : "returned to admin"))
                 try await transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
                 if sendsEmail { try await transaction.enqueue(queued) }
             }
@@ -81,7 +87,10 @@ package struct LinkIssuer: Sendable {
                     "Development mode: no email sent, this address already had one within rateLimits.sendPerEmail",
                     metadata: ["email": "\(request.email.redacted)", "retry_after_s": "\(refusal.retryAfter)"])
             }
-            throw refusal
+            guard refusal.rule == .sendPerEmail, enumerationProtection else { throw refusal }
+            metrics.countRejection(by: refusal.rule)
+            logger.debug("Send dropped by the per-address limit", metadata: ["email": "\(request.email.redacted)"])
+            return nil
         }
         metrics.count(code: .issued)
         if sendsEmail {

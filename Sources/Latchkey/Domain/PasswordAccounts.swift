@@ -29,16 +29,16 @@ package struct PasswordAccounts: Sendable {
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
     /// An anonymous account gets an address later by completing an email link with its ID token.
-    /// `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one.
-    package func signUp(
-        id: String? = nil, email: EmailAddress?, password: String?, requester: RequesterSummary = RequesterSummary(), logger: Logger
-    ) async throws -> Session {
+    /// `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one. Sign-ups count per IP (an
+    /// admin's not at all): each is an account, and `EMAIL_EXISTS` tells whether an address is registered.
+    package func signUp(id: String? = nil, email: EmailAddress?, password: String?, by caller: Caller = Caller(), logger: Logger) async throws -> Session {
+        try await limiter.admit(caller.limits([.init(.signUpPerIP, caller.ipAddress)]), email: email, requester: caller.requester)
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let now = clock.now
         var account = Account.new(id: id, email: email, at: now)
         account.passwordHash = passwordHash
-        let attempt = SignInFinisher.Attempt(account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: requester)
+        let attempt = SignInFinisher.Attempt(account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: caller.requester)
         let finished: SignInFinisher.Finished
         do {
             finished = try await store.write { transaction in try await finisher.finish(attempt, at: now, in: transaction) }.get()
@@ -52,12 +52,13 @@ package struct PasswordAccounts: Sendable {
 
     /// Signs in with a password. With enumeration protection every failure looks the same.
     ///
-    /// Wrong passwords are counted against `failureLimits`; once one of their windows is full, every attempt is refused
-    /// before the password is looked at. A hash made before passwords were pre-hashed is replaced by a current one.
-    package func signIn(
-        email: EmailAddress, password: String, failureLimits: [RateLimiter.Check] = [], requester: RequesterSummary = RequesterSummary(),
-        logger: Logger
-    ) async throws -> Session {
+    /// Every attempt counts against the per-IP limit on sign-ins; wrong passwords count per IP and per address too,
+    /// and once one of those windows is full every attempt is refused before the password is looked at (an admin
+    /// counts against none). A hash made before passwords were pre-hashed is replaced by a current one.
+    package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> Session {
+        let requester = caller.requester
+        try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: requester)
+        let failureLimits = caller.limits([.init(.passwordPerIP, caller.ipAddress), .init(.passwordPerEmail, email.value)])
         try await limiter.refuseIfFull(failureLimits, email: email, requester: requester)
         let account = try await store.read { try await $0.account(email: email) }
         guard let account, let passwordHash = account.passwordHash else {

@@ -52,8 +52,7 @@ struct AccountUpdatesController {
         changes.photoURL = try Self.profileText(body.photoUrl)
         changes.isDisabled = body.disabled
         changes.isEmailVerified = body.emailVerified
-        let session = try await passwords.signUp(
-            id: id, email: email, password: password, requester: context.requester(of: request), logger: context.logger)
+        let session = try await passwords.signUp(id: id, email: email, password: password, by: context.caller(of: request), logger: context.logger)
         let (user, _) = try await administration.update(
             session.account, with: changes, by: .admin, requester: context.requester(of: request), logger: context.logger)
         return SetAccountInfoResponse(user, session: nil)

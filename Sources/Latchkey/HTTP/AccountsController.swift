@@ -6,8 +6,6 @@ import LatchkeyWire
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
-    let enumerationProtection: Bool
-    let limiter: RateLimiter
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -26,12 +24,7 @@ struct AccountsController {
             email = try EmailAddress(requestField: body.email)
             password = try PasswordHasher.validate(body.password)
         }
-        // Counted per IP: each sign-up is an account, and `EMAIL_EXISTS` tells whether an address is registered.
-        let requester = context.requester(of: request)
-        if !context.isAdmin {
-            try await limiter.admit([RateLimiter.Check(.signUpPerIP, context.clientIP ?? "")], email: email, requester: requester)
-        }
-        let session = try await passwords.signUp(email: email, password: password, requester: requester, logger: context.logger)
+        let session = try await passwords.signUp(email: email, password: password, by: context.caller(of: request), logger: context.logger)
         return SignupNewUserResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email?.value)
@@ -41,12 +34,7 @@ struct AccountsController {
         let body = try await RequestBody.decode(VerifyPasswordRequest.self, from: request, context: context)
         let email = try EmailAddress(requestField: body.email)
         guard let password = body.password, !password.isEmpty else { throw SignInError.missingPassword }
-        let requester = context.requester(of: request)
-        if !context.isAdmin { try await limiter.admit([RateLimiter.Check(.completePerIP, context.clientIP ?? "")], requester: requester) }
-        let failureLimits =
-            context.isAdmin ? [] : [RateLimiter.Check(.passwordPerIP, context.clientIP ?? ""), RateLimiter.Check(.passwordPerEmail, email.value)]
-        let session = try await passwords.signIn(
-            email: email, password: password, failureLimits: failureLimits, requester: requester, logger: context.logger)
+        let session = try await passwords.signIn(email: email, password: password, by: context.caller(of: request), logger: context.logger)
         return VerifyPasswordResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value)
@@ -57,11 +45,11 @@ struct AccountsController {
         guard let raw = body.identifier, !raw.isEmpty else { throw SignInError.missingIdentifier }
         guard let email = EmailAddress(raw) else { throw SignInError.invalidIdentifier }
         var response = CreateAuthUriResponse(sessionId: ServerSecret.makeToken(bytes: 16))
-        guard !enumerationProtection else { return response }
-        let user = try await lookup.user(email: email)
-        response.registered = user != nil
-        response.allProviders = user?.providerIDs ?? []
-        response.signinMethods = user?.signInMethods ?? []
+        // With enumeration protection only `kind` and `sessionId`.
+        guard let options = try await lookup.signInOptions(for: email) else { return response }
+        response.registered = options.isRegistered
+        response.allProviders = options.providerIDs
+        response.signinMethods = options.signInMethods
         return response
     }
 

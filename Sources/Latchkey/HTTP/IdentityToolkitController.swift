@@ -8,8 +8,6 @@ struct IdentityToolkitController {
     let lookup: AccountLookup
     let authorizedDomains: Set<String>
     let apps: AppsConfiguration
-    let enumerationProtection: Bool
-    let metrics: ServiceMetrics
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -29,22 +27,10 @@ struct IdentityToolkitController {
             firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
         let returnsLink = body.returnOobLink == true
         if returnsLink, !context.isAdmin { throw APIError.unauthenticated }
-        // Admins are trusted callers: their requests count against no limit.
-        let limits = context.isAdmin ? [] : [RateLimiter.Check(.sendPerEmail, email.value), RateLimiter.Check(.sendPerIP, context.clientIP ?? "")]
-        let issued: (code: String, link: SignInLink)
-        do {
-            issued = try await issuer.issue(
-                .init(
-                    email: email, settings: settings, language: language, apiKey: context.apiKey ?? "",
-                    requester: context.requester(of: request)),
-                sendsEmail: !returnsLink, limits: limits, logger: context.logger)
-        } catch let refusal as RateLimited where refusal.rule == .sendPerEmail && enumerationProtection {
-            // Saying "too many" would tell a prober that someone just asked for this address.
-            metrics.countRejection(by: refusal.rule)
-            context.logger.debug("Send dropped by the per-address limit", metadata: ["email": "\(email.redacted)"])
-            return GetOobConfirmationCodeResponse(email: email.value)
-        }
-        guard returnsLink else { return GetOobConfirmationCodeResponse(email: email.value) }
+        let issued = try await issuer.issue(
+            .init(email: email, settings: settings, language: language, apiKey: context.apiKey ?? "", caller: context.caller(of: request)),
+            sendsEmail: !returnsLink, logger: context.logger)
+        guard returnsLink, let issued else { return GetOobConfirmationCodeResponse(email: email.value) }
         return GetOobConfirmationCodeResponse(email: email.value, oobCode: issued.code, oobLink: issued.link.url)
     }
 
@@ -58,11 +44,7 @@ struct IdentityToolkitController {
         if let idToken = body.idToken, !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
-        // Counted in the completion's own transaction, before the code is looked up: guessing codes is cut off per IP
-        // (admins count against nothing). A linking request's token was checked above, as `accounts:lookup` checks one.
-        let session = try await completer.complete(
-            email: email, code: code, signedIn: signedIn, requester: context.requester(of: request),
-            limits: context.isAdmin ? [] : [RateLimiter.Check(.completePerIP, context.clientIP ?? "")], logger: context.logger)
+        let session = try await completer.complete(email: email, code: code, signedIn: signedIn, by: context.caller(of: request), logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value, isNewUser: session.isNewUser)

@@ -29,7 +29,7 @@ import Testing
             let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
             let issuer = LinkIssuer(
                 secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
-                codeLifetime: 600, isDevelopment: false, limiter: limiter)
+                codeLifetime: 600, isDevelopment: false, enumerationProtection: true, limiter: limiter)
             try await body(
                 Services(
                     issuer: issuer,
@@ -50,9 +50,9 @@ import Testing
     @Test func issuingStoresOnlyAHashAndQueuesASealedLetter() async throws {
         try await withServices { services in
             let settings = try ActionCodeSettings(continueURL: "https://app.example.com", authorizedDomains: ["app.example.com"])
-            let (code, link) = try await services.issuer.issue(
-                .init(email: alice, settings: settings, language: .english, apiKey: "k", requester: RequesterSummary(ipAddress: "203.0.113.5")),
-                logger: logger)
+            let caller = Caller(requester: RequesterSummary(ipAddress: "203.0.113.5"))
+            let (code, link) = try #require(
+                try await services.issuer.issue(.init(email: alice, settings: settings, language: .english, apiKey: "k", caller: caller), logger: logger))
             let now = clock.now
             let queued = try #require(
                 try await services.store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 5) }.first?.message)
