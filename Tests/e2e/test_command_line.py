@@ -1,11 +1,13 @@
 """What the `latchkey` command prints to an operator: its start-up log and its usage errors."""
 
 import os
+import sqlite3
 import subprocess
+import time
 
 import requests
 
-from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, Latchkey
+from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, Latchkey, code_of, complete, read_link, refresh, send
 
 LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
 
@@ -71,3 +73,64 @@ def test_production_serve_needs_latchkey_init_first(tmp_path):
     keys = requests.get(server.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT).json()["keys"]
     assert [key["kid"] for key in keys] == [line.split()[2] for line in created.stdout.splitlines() if line.startswith("signing key")]
     server.stop()
+
+
+def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latchkey):
+    server = start_latchkey()
+    send(server, "alice@example.com")
+    signed_in = complete(server, "alice@example.com", code_of(read_link(server, 1)))
+    assert signed_in.status_code == 200, signed_in.text
+    database = sqlite3.connect(server.directory / "data" / "latchkey.sqlite")
+    deadline = time.monotonic() + 10
+    while database.execute("SELECT count(*) FROM outbox WHERE status = 'sent'").fetchone()[0] == 0:
+        assert time.monotonic() < deadline, "alice's email was written but never marked delivered"
+        time.sleep(0.05)
+    server.stop()
+    day, now = 86_400, time.time()
+    with database:  # one transaction; alice's rows are all live, except her delivered email
+        (session,) = database.execute("SELECT id FROM sessions").fetchone()
+        database.execute(
+            "INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url) VALUES (?, ?, ?, ?, 'en', ?)",
+            (b"expired two days ago", "bob@example.com", now - 2 * day - 600, now - 2 * day, CONTINUE_URL))
+        database.execute(
+            "INSERT INTO outbox (recipient, created_at, status, attempts, next_attempt_at, last_error) VALUES (?, ?, 'failed', 5, ?, 'refused')",
+            ("carol@example.com", now - day, now - day))
+        database.execute(
+            "INSERT INTO refresh_tokens (token_hash, session_id, created_at, rotated_at) VALUES (?, ?, ?, ?)",
+            (b"rotated eight days ago", session, now - 9 * day, now - 8 * day))
+        database.execute(
+            "INSERT INTO sessions (id, account_id, sign_in_provider, auth_time, created_at, revoked_at) VALUES (?, ?, 'password', ?, ?, ?)",
+            ("revoked", "gone", now - 9 * day, now - 9 * day, now - 3 * day))
+        database.execute(
+            "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, 'revoked', ?)", (b"of the revoked session", now - 9 * day))
+        database.execute(
+            "INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES ('ended', ?, 1, ?), ('open', ?, 1, ?)",
+            (int(now - 600), int(now - 300), int(now - 60), int(now + 240)))
+        database.execute("INSERT INTO audit_events (at, kind, email) VALUES (?, 'code_issued', 'bob@example.com')", (now - 91 * day,))
+
+    result = latchkey("sweep", "--config", "latchkey.json", cwd=server.directory)
+    assert result.returncode == 0, result.stderr
+    removed = dict(line.split("\t") for line in result.stdout.splitlines())
+    assert removed == {
+        "rows": "removed", "signInRequests": "1", "deliveredMail": "1", "rotatedRefreshTokens": "1", "revokedSessions": "1",
+        "rateCounters": "1", "auditEvents": "1",
+    }, result.stdout
+    with database:
+        left = {
+            "pending": database.execute("SELECT email, used_at IS NOT NULL FROM pending_requests").fetchall(),
+            "outbox": database.execute("SELECT recipient, status FROM outbox").fetchall(),
+            "sessions": database.execute("SELECT id FROM sessions").fetchall(),
+            "tokens": database.execute("SELECT count(*) FROM refresh_tokens WHERE session_id = ?", (session,)).fetchone()[0],
+            "orphans": database.execute("SELECT count(*) FROM refresh_tokens WHERE session_id = 'revoked'").fetchone()[0],
+            "counters": database.execute("SELECT key FROM rate_counters").fetchall(),
+            "audit": database.execute("SELECT kind FROM audit_events ORDER BY id").fetchall(),
+        }
+    database.close()
+    assert left == {
+        "pending": [("alice@example.com", 1)], "outbox": [("carol@example.com", "failed")], "sessions": [(session,)], "tokens": 1,
+        "orphans": 0, "counters": [("open",)], "audit": [("code_issued",), ("sign_in_completed",)],
+    }, left
+
+    server.start()
+    refreshed = refresh(server, signed_in.json()["refreshToken"])
+    assert refreshed.status_code == 200, refreshed.text

@@ -7,6 +7,8 @@ package struct OpenedStore: Sendable {
     package let store: any Store
     /// Work that keeps the store healthy (checkpointing, retention); `buildApplication` runs it beside the server.
     package let services: [any Service]
+    /// Retention, which `services` runs once a minute and `latchkey sweep` once.
+    package let sweeper: ExpiredRowSweeper
     /// Where the data lives and how durable commits are, for the start-up line.
     package let summary: String
     /// The migrations this opening applied (empty when the schema was current).
@@ -20,6 +22,6 @@ package func makeStore(_ configuration: AppConfiguration, clock: any WallClock =
     let sweeper = ExpiredRowSweeper(
         store: store, clock: clock, policy: RetentionPolicy(auditRetentionDays: configuration.observability.auditRetentionDays), logger: logger)
     return OpenedStore(
-        store: store, services: [try store.checkpointer(logger: logger), sweeper],
+        store: store, services: [try store.checkpointer(logger: logger), sweeper], sweeper: sweeper,
         summary: "\(storage.sqlitePath) (\(try await store.durability()))", appliedMigrations: store.applied)
 }

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Latchkey
+import Logging
+
+/// `latchkey sweep`: one retention sweep now, the one a running server makes every minute, with how many rows of each
+/// kind went. For a database whose server was stopped a while, or to see what retention removes.
+struct SweepCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Delete the rows whose time is over (used or expired links, delivered mail, rotated refresh tokens, revoked sessions, "
+            + "ended rate-limit windows, old audit events) and say how many went.")
+
+    @OptionGroup var options: ConfigOption
+
+    func run() async throws {
+        let configuration = try await options.load()
+        let removed = try await makeStore(configuration, logger: Logger(label: "latchkey")).sweeper.sweep()
+        print("rows\tremoved")
+        for rows in ExpiringRows.allCases {
+            print("\(rows.rawValue)\t\(removed[rows] ?? 0)")
+        }
+    }
+}
