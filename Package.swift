@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "latchkey", targets: ["LatchkeyServer"]),
         // The request and response bodies, for Swift clients of the API.
         .library(name: "LatchkeyWire", targets: ["LatchkeyWire"]),
+        .executable(name: "latchkey-store-bench", targets: ["LatchkeyStoreBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -69,11 +70,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The store's own ceiling for a send and a completion, without HTTP (scripts/bench --scenarios ceiling).
+        .executableTarget(
+            name: "LatchkeyStoreBench",
+            dependencies: ["Latchkey"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LatchkeyTests",
             dependencies: [
                 "Latchkey",
                 "LatchkeyWire",
+                "LatchkeyStoreBench",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -9,8 +9,15 @@ Scenarios, each a warm-up and then a measured wrk run (2 threads, 64 connections
             same at half of the measured throughput, paced in Lua (see scripts/bench-lua/send.lua), for its p99;
   complete  accounts:signInWithEmailLink with codes an admin generated beforehand (account creation + RS256 token);
   refresh   token refresh, each request with an unused refresh token (they rotate);
-  deliver   the outbox the send scenario filled, delivered to Postfix's smtp-sink over reused SMTP connections.
+  deliver   the outbox the send scenario filled, delivered to Postfix's smtp-sink over reused SMTP connections;
+  ceiling   the store's own ceiling: latchkey-store-bench replays exactly the store calls of one send and of one
+            completion (no HTTP, JSON or signing) from as many tasks as wrk has connections, with the server's
+            configuration on a fresh database; send and complete are reported as a share of it.
 With --es256, complete runs once more with tokens.algorithm ES256.
+
+With --growth, instead: send, complete and refresh on the empty database; then the database filled with --sign-ins
+completed sign-ins and --refreshes refreshes (rows written straight into the schema the binary migrated), its size,
+`latchkey sweep` (retention), its size again, and send, complete and refresh once more, as a share of the empty rates.
 
 Every non-2xx answer, socket error or timeout fails its scenario, and any failure makes the exit status non-zero.
 Results go to bench/results/ as JSON and markdown; a run of every scenario also updates BENCHMARKS.md.
@@ -18,12 +25,14 @@ Results go to bench/results/ as JSON and markdown; a run of every scenario also 
 
 import argparse
 import base64
+import bisect
 import datetime
 import http.client
 import json
 import math
 import os
 import platform
+import random
 import re
 import resource
 import secrets
@@ -40,13 +49,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build-release" / "release" / "latchkey"))
+STORE_BENCH = Path(os.environ.get("LATCHKEY_STORE_BENCH_BIN", REPO / ".build-release" / "release" / "latchkey-store-bench"))
 LUA = REPO / "scripts" / "bench-lua"
 RESULTS = REPO / "bench" / "results"
 BENCHMARKS = REPO / "BENCHMARKS.md"
 SMTP_SINK = "/usr/sbin/smtp-sink"
 
-SCENARIOS = ("baseline", "send", "complete", "refresh", "deliver")
-PREREQUISITES = {"refresh": "complete", "deliver": "send"}  # refresh needs complete's tokens, deliver send's mail
+SCENARIOS = ("baseline", "send", "complete", "refresh", "deliver", "ceiling")
+# refresh needs complete's tokens, deliver send's mail, ceiling the rates it is the ceiling of
+PREREQUISITES = {"refresh": ("complete",), "deliver": ("send",), "ceiling": ("send", "complete")}
 
 API_KEY = "bench-api-key"
 CONTINUE_URL = "https://app.example.com/done"
@@ -65,7 +76,10 @@ TARGETS = [
     ("idle_rss_mb", "idle RSS ≤ 40 MB", "MB", "<=", 40),
     ("peak_rss_mb", "peak RSS ≤ 150 MB", "MB", "<=", 150),
     ("startup_seconds", "start-up to ready ≤ 0.5 s", "s", "<=", 0.5),
+    ("send_vs_ceiling", "send ≥ 70% of the store's ceiling for a send (an aim, issue #15)", "%", ">=", 70),
+    ("complete_vs_ceiling", "complete ≥ 70% of the store's ceiling for a completion (an aim, issue #15)", "%", ">=", 70),
 ]
+GROWTH_TARGET = 90  # % of the empty database's rate that send, complete and refresh keep after growth (issue #15)
 
 
 class BenchError(Exception):
@@ -388,7 +402,7 @@ class Bench:
         if not (self.arguments.profile and name):
             return None
         RESULTS.mkdir(parents=True, exist_ok=True)
-        data = RESULTS / f"{self.stem}-{name}.perf.data"
+        data = RESULTS / f"{self.stem}-{file_name(name)}.perf.data"
         return subprocess.Popen(
             ["perf", "record", "-g", "-F", "999", "-p", str(server.process.pid), "-o", str(data)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -400,6 +414,7 @@ class Bench:
             return
         recorder.send_signal(signal.SIGINT)
         recorder.wait(timeout=60)
+        name = file_name(name)
         data = RESULTS / f"{self.stem}-{name}.perf.data"
         report = subprocess.run(
             ["perf", "report", "-i", str(data), "--no-children", "--stdio", "--percent-limit", "0.5", "-g", "none",
@@ -429,13 +444,13 @@ class Bench:
         result["vs_baseline"] = 1.0
         return result
 
-    def send(self, server, baseline):
+    def send(self, server, baseline, name="send"):
         status, answer = server.post("accounts:sendOobCode", {
-            "requestType": "EMAIL_SIGNIN", "email": "check@example.com", "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True,
+            "requestType": "EMAIL_SIGNIN", "email": f"check-{self.tag()}@example.com", "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True,
         })
         if status != 200:
             raise Failed(f"a single send answers {status}: {answer}")
-        return scenario_result("send", self.warm_up_and_measure(server, "send.lua", profile="send"), baseline)
+        return scenario_result(name, self.warm_up_and_measure(server, "send.lua", profile=name), baseline)
 
     def send_half_load(self, server, send_rps, baseline):
         """send paced at half its measured maximum: the latency a half-loaded server gives."""
@@ -511,11 +526,11 @@ class Bench:
                 total += int(path.read_text().split()[0])
         return total
 
-    def refresh(self, server, baseline):
-        left = self.queue_lines("tokens") - self.consumed("tokens")
+    def refresh(self, server, baseline, queue="tokens", name="refresh"):
+        left = self.queue_lines(queue) - self.consumed(queue)
         if left < self.arguments.connections:
             raise Failed(f"only {left} refresh tokens left from complete; need one per connection")
-        return scenario_result("refresh", self.warm_up_and_measure(server, "refresh.lua", profile="refresh", queue="tokens"), baseline)
+        return scenario_result(name, self.warm_up_and_measure(server, "refresh.lua", profile=name, queue=queue), baseline)
 
     def outbox_counts(self):
         connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
@@ -582,6 +597,45 @@ class Bench:
         if failed:
             result.update(status="FAILED", reason=f"{failed} messages given up; last error: {error}")
         return result
+
+    def ceiling(self, server):
+        """latchkey-store-bench with the server's configuration on a fresh database, the server stopped.
+
+        Appends one result per replayed scenario (store ceiling: send, store ceiling: complete), or one failure.
+        """
+        if not STORE_BENCH.is_file():
+            raise Failed(f"no latchkey-store-bench at {STORE_BENCH}; scripts/bench builds it, or set LATCHKEY_STORE_BENCH_BIN")
+        config = json.loads(json.dumps(server.config))
+        config["storage"]["sqlite"]["path"] = str(self.directory / "ceiling.sqlite")
+        path = self.directory / "ceiling.json"
+        path.write_text(json.dumps(config, indent=2))
+        arguments = self.arguments
+        command = [
+            str(STORE_BENCH), "--config", str(path), "--connections", str(arguments.connections), "--duration", str(arguments.duration),
+            "--warmup", str(arguments.warmup), "--continue-url", CONTINUE_URL,
+        ]
+        # Two scenarios, each with a warm-up, plus making inputs and planting codes: generous.
+        budget = 4 * (arguments.duration + arguments.warmup) + 300
+        try:
+            result = subprocess.run(command, cwd=self.directory, env=self.server_environment(), capture_output=True, text=True, timeout=budget)
+        except subprocess.TimeoutExpired:
+            raise Failed(f"latchkey-store-bench did not finish within {budget} s")
+        if result.returncode != 0:
+            raise Failed(f"latchkey-store-bench exited with {result.returncode}: {result.stderr.strip()[-500:]}")
+        report = json.loads(result.stdout.strip().splitlines()[-1])
+        rows = []
+        for scenario in sorted(report["scenarios"], key=["send", "complete"].index):
+            outcome = report["scenarios"][scenario]
+            row = {
+                "scenario": f"store ceiling: {scenario}", "requests_per_second": round(outcome["per_second"], 1),
+                "p50_ms": outcome["p50_milliseconds"], "p99_ms": outcome["p99_milliseconds"], "max_ms": outcome["max_milliseconds"],
+                "errors": 0, "requests": outcome["operations"], "status": "ok", "cpu_cores": {"server": round(outcome["cpu_cores"], 2)},
+                "store": report["store"],
+            }
+            if outcome["exhausted_tasks"]:
+                row.update(status="FAILED", reason=f"{outcome['exhausted_tasks']} tasks ran out of prepared inputs")
+            rows.append(row)
+        return rows
 
     # --- Measurements outside wrk ---------------------------------------------------------------------------------
 
@@ -657,6 +711,16 @@ class Bench:
         finally:
             main.kill()
 
+        if "ceiling" in scenarios:
+            self.say("store ceiling (latchkey-store-bench: the same configuration on a fresh database, no HTTP)")
+            try:
+                rows = self.ceiling(main)
+            except Failed as failure:
+                rows = [{"scenario": "store ceiling", "status": "FAILED", "reason": str(failure)}]
+            for row in rows:
+                self.results.append(row)
+                print(("bench: FAILED " if row["status"] == "FAILED" else "bench: ") + format_line(row), flush=True)
+
         if "deliver" in scenarios:
             self.say(f"deliver ({self.arguments.mail_workers} SMTP connections to smtp-sink)")
             self.attempt("deliver", lambda: self.deliver(baseline))
@@ -664,6 +728,65 @@ class Bench:
             self.say("complete with ES256")
             self.attempt("complete (ES256)", lambda: self.es256(baseline))
         self.facts["peak_rss_mb"] = round(self.peak_rss_mb, 1) if self.peak_rss_mb else None
+
+    # --- Growth ---------------------------------------------------------------------------------------------------
+
+    def run_growth(self):
+        """--growth: send, complete and refresh on the empty database, then on one filled and swept by retention."""
+        arguments = self.arguments
+        self.facts["machine"] = machine()
+        self.probe()
+        main = self.server("main", workers=0, smtp_port=free_port())
+        self.say("first start: creating the database and the signing key")
+        main.start()
+        self.facts["journal_mode"] = self.journal_mode()
+        growth = self.facts["growth"] = {"sign_ins": arguments.sign_ins, "refreshes": arguments.refreshes, "days": arguments.days,
+                                         "refresh_days": arguments.refresh_days}
+        try:
+            self.growth_phase(main, "empty")
+            main.stop()
+        finally:
+            main.kill()
+
+        self.say(f"filling: {arguments.sign_ins:,} completed sign-ins over {arguments.days} days, {arguments.refreshes:,} refreshes "
+                 f"over {arguments.refresh_days}")
+        started = time.monotonic()
+        growth["filled_rows"] = fill_database(
+            self.database, arguments.sign_ins, arguments.refreshes, days=arguments.days, refresh_days=arguments.refresh_days,
+            code_lifetime=main.config["emailLink"]["codeLifetimeSeconds"], say=self.say)
+        growth["fill_seconds"] = round(time.monotonic() - started, 1)
+        growth["before"] = database_facts(self.database)
+        self.say(f"filled in {growth['fill_seconds']:.0f} s: {format_bytes(growth['before']['file_bytes'])}; running `latchkey sweep`")
+        started = time.monotonic()
+        result = subprocess.run(
+            [str(BINARY), "sweep", "--config", str(main.config_path)], cwd=self.directory, env=self.server_environment(),
+            capture_output=True, text=True, timeout=7200,
+        )
+        growth["sweep_seconds"] = round(time.monotonic() - started, 1)
+        if result.returncode != 0:
+            raise BenchError(f"latchkey sweep exited with {result.returncode}:\n{result.stderr[-2000:]}")
+        growth["removed"] = {kind: int(count) for kind, count in (line.split("\t") for line in result.stdout.splitlines()[1:] if "\t" in line)}
+        growth["sweep_warnings"] = [line for line in result.stderr.splitlines() if "warning" in line][:5]
+        growth["after"] = database_facts(self.database)
+        self.say(f"swept in {growth['sweep_seconds']:.0f} s: {format_bytes(growth['after']['file_bytes'])}, "
+                 f"{growth['after']['freelist_count']:,} free pages")
+
+        growth["startup_seconds"] = round(main.start(), 3)
+        try:
+            self.growth_phase(main, "grown")
+            main.stop()
+        finally:
+            main.kill()
+        growth["end"] = database_facts(self.database)
+
+    def growth_phase(self, server, phase):
+        for name, body in (
+            ("send", lambda name: self.send(server, None, name=name)),
+            ("complete", lambda name: self.complete(server, None, f"codes-{phase}", f"tokens-{phase}", name, "RS256")),
+            ("refresh", lambda name: self.refresh(server, None, queue=f"tokens-{phase}", name=name)),
+        ):
+            self.say(f"{name}, {phase} database")
+            self.attempt(f"{name} ({phase})", lambda: body(f"{name} ({phase})"))
 
     def es256(self, baseline):
         if not self.facts["es256_config"]:
@@ -720,6 +843,153 @@ def wait_for_port(port, process):
         except OSError:
             time.sleep(0.05)
     raise BenchError("smtp-sink did not listen")
+
+
+def file_name(name):
+    """A scenario's name as part of a file name."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")
+
+
+# --- Filling a database (--growth) --------------------------------------------------------------------------------
+
+USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+ID_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+TABLES = ("pending_requests", "accounts", "identities", "sessions", "refresh_tokens", "outbox", "audit_events", "rate_counters")
+
+
+def token(random_bytes):
+    """What ServerSecret.makeToken makes of these bytes: unpadded base64url."""
+    return base64.urlsafe_b64encode(random_bytes).rstrip(b"=").decode()
+
+
+def fill_database(path, sign_ins, refreshes, days, refresh_days, code_lifetime, say, chunk=20_000):
+    """Writes the rows of `sign_ins` completed first sign-ins and of `refreshes` refreshes into the migrated schema.
+
+    The rows are the ones the service writes, written straight into its tables with Python's sqlite3 (one transaction,
+    rollback journal and synchronous OFF while filling, WAL again afterwards), because a million sign-ins through
+    HTTP would take hours on this machine. Each sign-in, spread evenly over the last `days` days: the send (the used
+    pending request, the delivered outbox row, a `code_issued` audit row, the address's three rate-limit windows and
+    its client's), then a minute later the completion (the account, its email identity, a session, a refresh token,
+    a `sign_in_completed` audit row, the client's window). Each refresh, spread over the last `refresh_days` days,
+    rotates the newest token of a session that existed by then and adds its successor. Clients come from a pool of one
+    address per five sign-ins; hashes and keys are random bytes as the service's keyed hashes are. Returns the rows
+    written per table.
+    """
+    rng = random.Random(15)
+    now = time.time()
+    span = days * 86_400
+    start = now - span
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute("PRAGMA cache_size=-1048576")  # 1 GiB, so the random index inserts stay in memory
+        db.execute("BEGIN")
+        first_token_id = (db.execute("SELECT coalesce(max(id), 0) FROM refresh_tokens").fetchone()[0]) + 1
+        clients = [f"{rng.randrange(1, 224)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}" for _ in range(max(1, sign_ins // 5))]
+        client_windows = {}  # client -> (its rate-limit key's hash, last send, last completion)
+        written = dict.fromkeys(TABLES, 0)
+        sign_in_times = []
+        session_ids = []
+        for offset in range(0, sign_ins, chunk):
+            pending, outbox, audit, counters, accounts, identities, sessions, tokens = [], [], [], [], [], [], [], []
+            for i in range(offset, min(offset + chunk, sign_ins)):
+                signed_in = start + (i + 0.5) * span / sign_ins
+                sent = signed_in - 60
+                email = f"{token(os.urandom(6)).lower()}{i}@example.com"
+                client = rng.choice(clients)
+                account_id = "".join(rng.choices(ID_LETTERS, k=28))
+                session_id = token(os.urandom(16))
+                pending.append((os.urandom(32), email, sent, sent + code_lifetime, "en", CONTINUE_URL, signed_in))
+                outbox.append((email, sent, sent, sent + 1))
+                audit.append((sent, "code_issued", None, email, client, USER_AGENT, None))
+                audit.append((signed_in, "sign_in_completed", account_id, email, client, USER_AGENT, "new account"))
+                subject = token(os.urandom(32))
+                for seconds in (60, 3600, 86_400):
+                    counters.append((f"{subject}:sendPerEmail:{seconds}", int(sent), int(sent) + seconds))
+                key, _, _ = client_windows.get(client) or (token(os.urandom(32)), 0, 0)
+                client_windows[client] = (key, sent, signed_in)
+                accounts.append((account_id, email, int(signed_in), signed_in, signed_in))
+                identities.append((email, account_id, email, signed_in))
+                sessions.append((session_id, account_id, signed_in, signed_in))
+                tokens.append((first_token_id + i, os.urandom(32), session_id, signed_in))
+                sign_in_times.append(signed_in)
+                session_ids.append(session_id)
+            db.executemany(
+                "INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, used_at, handles_code_in_app) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 1)", pending)
+            db.executemany(
+                "INSERT INTO outbox (recipient, format, created_at, status, attempts, next_attempt_at, sent_at) VALUES (?, 'sign-in', ?, 'sent', 1, ?, ?)",
+                outbox)
+            db.executemany("INSERT INTO audit_events (at, kind, account_id, email, ip_address, user_agent, detail) VALUES (?, ?, ?, ?, ?, ?, ?)", audit)
+            db.executemany("INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)", counters)
+            db.executemany(
+                "INSERT INTO accounts (id, email, email_verified, valid_since, created_at, last_sign_in_at) VALUES (?, ?, 1, ?, ?, ?)", accounts)
+            db.executemany(
+                "INSERT INTO identities (provider_id, provider_uid, account_id, email, email_verified, created_at) VALUES ('password', ?, ?, ?, 1, ?)",
+                identities)
+            db.executemany(
+                "INSERT INTO sessions (id, account_id, sign_in_provider, auth_time, created_at) VALUES (?, ?, 'password', ?, ?)", sessions)
+            db.executemany("INSERT INTO refresh_tokens (id, token_hash, session_id, created_at) VALUES (?, ?, ?, ?)", tokens)
+            for table, rows in (("pending_requests", pending), ("outbox", outbox), ("audit_events", audit), ("rate_counters", counters),
+                                ("accounts", accounts), ("identities", identities), ("sessions", sessions), ("refresh_tokens", tokens)):
+                written[table] += len(rows)
+            if (offset // chunk) % 10 == 9:
+                say(f"  {offset + chunk:,} sign-ins written")
+
+        # Each client's send and completion windows (5 minutes in the benchmark's configuration), from its last use.
+        client_rows = []
+        for key, last_send, last_completion in client_windows.values():
+            client_rows.append((f"{key}:sendPerIP:300", int(last_send), int(last_send) + 300))
+            client_rows.append((f"{key}:completePerIP:300", int(last_completion), int(last_completion) + 300))
+        db.executemany("INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)", client_rows)
+        written["rate_counters"] += len(client_rows)
+
+        # Refreshes, oldest first: each rotates the newest token of a session signed in before it.
+        current = {}  # sign-in index -> id of its session's newest token
+        next_id = first_token_id + sign_ins
+        rotations, successors = [], []
+        for refreshed in sorted(now - rng.random() * refresh_days * 86_400 for _ in range(refreshes)):
+            signed_in_before = bisect.bisect_left(sign_in_times, refreshed)
+            if signed_in_before == 0:
+                continue
+            i = rng.randrange(signed_in_before)
+            rotations.append((refreshed, current.get(i, first_token_id + i)))
+            successors.append((next_id, os.urandom(32), session_ids[i], refreshed))
+            current[i] = next_id
+            next_id += 1
+        db.executemany("UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?", rotations)
+        db.executemany("INSERT INTO refresh_tokens (id, token_hash, session_id, created_at) VALUES (?, ?, ?, ?)", successors)
+        written["refresh_tokens"] += len(successors)
+        written["rotated"] = len(rotations)
+        db.execute("COMMIT")
+        db.execute("PRAGMA journal_mode=WAL")
+    finally:
+        db.close()
+    return written
+
+
+def database_facts(path):
+    """The database's size on disk, its pages (of them free), and its rows per table."""
+    path = Path(path)
+    wal = Path(f"{path}-wal")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        facts = {
+            "file_bytes": path.stat().st_size,
+            "wal_bytes": wal.stat().st_size if wal.exists() else 0,
+            "page_size": db.execute("PRAGMA page_size").fetchone()[0],
+            "page_count": db.execute("PRAGMA page_count").fetchone()[0],
+            "freelist_count": db.execute("PRAGMA freelist_count").fetchone()[0],
+            "rows": {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLES},
+        }
+    finally:
+        db.close()
+    return facts
+
+
+def format_bytes(count):
+    return f"{count / 1e9:.2f} GB" if count >= 1e9 else f"{count / 1e6:.1f} MB"
 
 
 def parse_speed(output, pattern):
@@ -794,6 +1064,10 @@ def derived(results, facts):
     for key in ("idle_rss_mb", "peak_rss_mb", "startup_seconds"):
         if facts.get(key) is not None:
             values[key] = facts[key]
+    for name in ("send", "complete"):
+        ceiling = by_name.get(f"store ceiling: {name}")
+        if name in by_name and ceiling and ceiling["requests_per_second"]:
+            values[f"{name}_vs_ceiling"] = by_name[name]["requests_per_second"] / ceiling["requests_per_second"] * 100
     return values
 
 
@@ -827,7 +1101,10 @@ def markdown(results, facts, command, durability, notes):
     ]
     for r in results:
         cpu = r.get("cpu_cores")
-        cpu = f"{cpu['server']:.2f} / {cpu['wrk']:.2f} / {cpu['other']:.2f}" if cpu else ""
+        if cpu and "wrk" not in cpu:  # latchkey-store-bench: the whole process, and no wrk
+            cpu = f"{cpu['server']:.2f} / – / –"
+        else:
+            cpu = f"{cpu['server']:.2f} / {cpu['wrk']:.2f} / {cpu['other']:.2f}" if cpu else ""
         if r["status"] != "ok":
             lines.append(f"| {r['scenario']} | | | | | | | | {r['status']}: {r.get('reason', '').replace('|', '/')[:200]} |")
         elif r["scenario"] == "deliver":
@@ -853,6 +1130,10 @@ def markdown(results, facts, command, durability, notes):
     ]
     if "complete_vs_rsa" in values:
         lines.append(f"| complete ÷ RSA-2048 signing rate | {values['complete_vs_rsa']:.0f}% |")
+    for name in ("send", "complete"):
+        if f"{name}_vs_ceiling" in values:
+            what = "send" if name == "send" else "completion"
+            lines.append(f"| {name} ÷ the store's ceiling for a {what} (`latchkey-store-bench`) | {values[f'{name}_vs_ceiling']:.0f}% |")
     if facts.get("ecdsap256_sign_per_second"):
         lines.append(f"| ECDSA P-256 signing, `openssl speed -seconds 3 ecdsap256` (one core) | {facts['ecdsap256_sign_per_second']:,.0f} sign/s |")
     lines += [
@@ -867,7 +1148,7 @@ def markdown(results, facts, command, durability, notes):
     ]
     lines += [f"| {d} | {v} | {s} |" for d, v, s in target_rows(values)]
     # deliver's "other" is mostly smtp-sink, so it says nothing about the machine being shared.
-    busiest = max((r["cpu_cores"]["other"] for r in results if r.get("cpu_cores") and r["scenario"] != "deliver"), default=0)
+    busiest = max((r["cpu_cores"].get("other") or 0 for r in results if r.get("cpu_cores") and r["scenario"] != "deliver"), default=0)
     notes = list(notes)
     if busiest > 0.25:
         notes.append(
@@ -876,6 +1157,68 @@ def markdown(results, facts, command, durability, notes):
         )
     notes.append("CPU cores are measured over each measured run: the server from /proc/PID/stat, wrk from its rusage, "
                  "other as the rest of /proc/stat's busy time (for deliver it includes smtp-sink).")
+    if any(r["scenario"].startswith("store ceiling") for r in results):
+        notes.append(
+            "Store ceiling: `latchkey-store-bench` with the server's configuration on a fresh database, the server stopped: "
+            f"{facts['connections']} tasks each replaying the store calls of one send, then of one completion with codes planted "
+            "beforehand, through the same store, write batcher and store services, without HTTP, JSON or signing "
+            "(`StoreReplayTests` holds the replay to the service's statements). Its CPU column is the whole process.")
+    return "\n".join(lines) + "\n"
+
+
+def growth_markdown(results, facts, command, durability):
+    """The --growth report: the rates before and after, and the database around retention."""
+    m, growth = facts["machine"], facts["growth"]
+    by_name = {r["scenario"]: r for r in results}
+    lines = [
+        f"Run of {facts['date']}, latchkey {m['latchkey']}, repository at {m['commit']}: `{command}`",
+        "",
+        f"Machine: {m['nproc']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, Linux {m['kernel']}, {m['os']}; {m['swift']}; {m['wrk']}.",
+        "",
+        f"Durability: {durability}. wrk: {THREADS} threads, {facts['connections']} connections, {facts['warmup']} s warm-up, "
+        f"{facts['duration']} s measured per scenario.",
+        "",
+        f"Fill: {growth['sign_ins']:,} completed first sign-ins spread over the last {growth['days']} days and "
+        f"{growth['refreshes']:,} refreshes over the last {growth['refresh_days']}, written straight into the schema `latchkey` "
+        f"migrated (`fill_database` in scripts/bench.py: the rows a send, its delivery, a completion and a refresh write) in "
+        f"{growth['fill_seconds']:.0f} s; then `latchkey sweep` ({growth['sweep_seconds']:.0f} s), then the same scenarios again. "
+        f"Start-up to ready on the grown database: {growth['startup_seconds']:.3f} s.",
+        "",
+        f"| scenario | empty database | after the fill and retention | share of empty (target ≥ {GROWTH_TARGET}%) |",
+        "|---|---:|---:|---:|",
+    ]
+    for name in ("send", "complete", "refresh"):
+        empty, grown = by_name.get(f"{name} (empty)"), by_name.get(f"{name} (grown)")
+        cells = []
+        for r in (empty, grown):
+            if r and r["status"] == "ok":
+                cells.append(f"{r['requests_per_second']:,.0f}/s (p99 {r['p99_ms']:.1f} ms)")
+            else:
+                cells.append(f"{r['status'] if r else 'not run'}")
+        if empty and grown and empty["status"] == grown["status"] == "ok":
+            share = grown["requests_per_second"] / empty["requests_per_second"] * 100
+            cells.append(f"{share:.0f}% {'met' if share >= GROWTH_TARGET else '**not met**'}")
+        else:
+            cells.append("–")
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    before, after, end = growth["before"], growth["after"], growth["end"]
+    lines += [
+        "",
+        "| database | after the fill | after `latchkey sweep` | after the grown runs |",
+        "|---|---:|---:|---:|",
+        f"| file size | {format_bytes(before['file_bytes'])} | {format_bytes(after['file_bytes'])} | {format_bytes(end['file_bytes'])} |",
+        f"| WAL file | {format_bytes(before['wal_bytes'])} | {format_bytes(after['wal_bytes'])} | {format_bytes(end['wal_bytes'])} |",
+        f"| pages ({before['page_size']:,} bytes) | {before['page_count']:,} | {after['page_count']:,} | {end['page_count']:,} |",
+        f"| free pages (reused by later writes) | {before['freelist_count']:,} | {after['freelist_count']:,} | {end['freelist_count']:,} |",
+    ]
+    lines += [f"| rows: {table} | {before['rows'][table]:,} | {after['rows'][table]:,} | {end['rows'][table]:,} |" for table in TABLES]
+    lines += [
+        "",
+        f"`latchkey sweep` removed: " + ", ".join(f"{kind} {count:,}" for kind, count in growth["removed"].items()) + ".",
+        "SQLite keeps deleted pages in the file's free list and reuses them for new rows; only `VACUUM` (not run) returns them "
+        "to the file system, so the file does not shrink after retention.",
+    ]
+    return "\n".join(lines) + "\n"
     lines += [""] + [f"- {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
@@ -904,6 +1247,11 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, database)")
     parser.add_argument("--profile", action="store_true", help="record each measured run with perf (Debian linux-perf) into bench/results/")
     parser.add_argument("--no-record", action="store_true", help="do not update BENCHMARKS.md even after a full run")
+    parser.add_argument("--growth", action="store_true", help="send, complete and refresh on an empty database and on a grown one (see above)")
+    parser.add_argument("--sign-ins", type=int, default=1_000_000, help="--growth: completed sign-ins to fill in (default 1,000,000)")
+    parser.add_argument("--refreshes", type=int, default=200_000, help="--growth: refreshes to fill in (default 200,000)")
+    parser.add_argument("--days", type=int, default=180, help="--growth: days the sign-ins are spread over (default 180)")
+    parser.add_argument("--refresh-days", type=int, default=30, help="--growth: days the refreshes are spread over (default 30)")
     arguments = parser.parse_args()
     if arguments.duration < 1 or arguments.warmup < 1:
         parser.error("--duration and --warmup are whole seconds, at least 1")
@@ -912,18 +1260,21 @@ def main():
     unknown = [s for s in scenarios if s not in SCENARIOS]
     if unknown:
         parser.error(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
-    for scenario, needed in PREREQUISITES.items():
-        if scenario in scenarios and needed not in scenarios:
-            print(f"bench: also running {needed}, which {scenario} needs")
-            scenarios.append(needed)
+    for scenario, needs in PREREQUISITES.items():
+        for needed in needs:
+            if scenario in scenarios and needed not in scenarios:
+                print(f"bench: also running {needed}, which {scenario} needs")
+                scenarios.append(needed)
     if not BINARY.is_file():
         sys.exit(f"bench: no latchkey binary at {BINARY}; run scripts/bench (it builds one) or set LATCHKEY_BIN")
+    if arguments.growth and min(arguments.sign_ins, arguments.days, arguments.refresh_days) < 1:
+        parser.error("--sign-ins, --days and --refresh-days are at least 1")
 
     command = "scripts/bench" + ("" if len(sys.argv) == 1 else " " + shlex.join(sys.argv[1:]))
     bench = Bench(arguments)
     started, stem = bench.started, bench.stem
     try:
-        bench.run(scenarios)
+        bench.run_growth() if arguments.growth else bench.run(scenarios)
     except BenchError as error:
         bench.cleanup()
         sys.exit(f"bench: {error}")
@@ -938,6 +1289,18 @@ def main():
     level = bench.synchronous or "normal"
     durability = f"SQLite journal_mode={facts['journal_mode']}, synchronous={level.upper()}"
     durability += " (--safe)" if arguments.safe else " (the production default)"
+    if arguments.growth:
+        report = growth_markdown(bench.results, facts, command, durability)
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / f"{stem}-growth.json").write_text(json.dumps({"command": command, "facts": facts, "results": bench.results}, indent=2) + "\n")
+        (RESULTS / f"{stem}-growth.md").write_text(report)
+        print()
+        print(report)
+        print(f"bench: results in {RESULTS / stem}-growth.json and .md (BENCHMARKS.md is never updated by --growth)")
+        failed = [r["scenario"] for r in bench.results if r["status"] == "FAILED"]
+        if failed:
+            sys.exit(f"bench: FAILED: {', '.join(failed)}")
+        return
     if not facts["synchronous_key"]:
         durability += "; this build has no storage.sqlite.synchronous key and uses GRDB's DatabasePool default, NORMAL"
     notes = []

@@ -15,8 +15,12 @@ package struct SQLiteStore: Store {
     /// The database file.
     package let path: String
 
-    /// Opens (creating when missing) the database at `path` and brings its schema up to date.
-    package init(path: String, synchronous: StorageConfiguration.Synchronous = .normal) throws {
+    /// Opens (creating when missing) the database at `path` and brings its schema up to date. `statementObserver`, when
+    /// given, sees the SQL of every statement run, its parameters unexpanded (a test compares the store bench's replay
+    /// with the service's own statements this way).
+    package init(
+        path: String, synchronous: StorageConfiguration.Synchronous = .normal, statementObserver: (@Sendable (String) -> Void)? = nil
+    ) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createPrivateDirectory(at: url.deletingLastPathComponent())
         try createPrivateFileIfMissing(at: url)
@@ -25,6 +29,11 @@ package struct SQLiteStore: Store {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            if let statementObserver {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { statementObserver(statement.sql) }
+                }
+            }
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
