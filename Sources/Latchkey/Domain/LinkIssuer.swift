@@ -38,7 +38,8 @@ package struct LinkIssuer: Sendable {
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        codeLifetime: TimeInterval, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.secret = secret
         self.clock = clock

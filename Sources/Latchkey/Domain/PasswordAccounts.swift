@@ -31,14 +31,17 @@ package struct PasswordAccounts: Sendable {
     /// An anonymous account gets an address later by completing an email link with its ID token.
     /// `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one. Sign-ups count per IP (an
     /// admin's not at all): each is an account, and `EMAIL_EXISTS` tells whether an address is registered.
-    package func signUp(id: String? = nil, email: EmailAddress?, password: String?, by caller: Caller = Caller(), logger: Logger) async throws -> Session {
+    package func signUp(
+        id: String? = nil, email: EmailAddress?, password: String?, by caller: Caller = Caller(), logger: Logger
+    ) async throws -> Session {
         try await limiter.admit(caller.limits([.init(.signUpPerIP, caller.ipAddress)]), email: email, requester: caller.requester)
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let now = clock.now
         var account = Account.new(id: id, email: email, at: now)
         account.passwordHash = passwordHash
-        let attempt = SignInFinisher.Attempt(account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: caller.requester)
+        let attempt = SignInFinisher.Attempt(
+            account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: caller.requester)
         let finished: SignInFinisher.Finished
         do {
             finished = try await store.write { transaction in try await finisher.finish(attempt, at: now, in: transaction) }.get()

@@ -44,7 +44,8 @@ struct IdentityToolkitController {
         if let idToken = body.idToken, !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
-        let session = try await completer.complete(email: email, code: code, signedIn: signedIn, by: context.caller(of: request), logger: context.logger)
+        let session = try await completer.complete(
+            email: email, code: code, signedIn: signedIn, by: context.caller(of: request), logger: context.logger)
         return EmailLinkSigninResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email.value, isNewUser: session.isNewUser)

@@ -121,7 +121,8 @@ package struct RateLimiter: Sendable {
     /// write nothing; of concurrent first refusals only one wins.
     private func recordRefusal(_ counter: Counter, at now: Date, email: EmailAddress?, requester: RequesterSummary) async throws {
         try await store.write { transaction in
-            guard try await transaction.markRateWindowRefused(key: counter.key, at: Int(now.timeIntervalSince1970), limit: counter.limit) else { return }
+            let seconds = Int(now.timeIntervalSince1970)
+            guard try await transaction.markRateWindowRefused(key: counter.key, at: seconds, limit: counter.limit) else { return }
             try await transaction.record(AuditEvent(.rateLimited, at: now, email: email, requester: requester, detail: counter.rule.rawValue))
         }
     }
