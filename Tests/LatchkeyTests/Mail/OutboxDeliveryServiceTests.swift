@@ -125,6 +125,35 @@ import Testing
         }
     }
 
+    /// A delivery the store could not record is not a failed delivery: the message keeps its lease, counts no failure,
+    /// and goes out again once the lease ends (at least once, never zero times).
+    @Test func aDeliveryThatCannotBeRecordedIsNotAFailure() async throws {
+        try await withWorkspace { workspace in
+            let (transport, clock) = (RecordingMailTransport(), FixedClock())
+            let (service, store) = try await makeService(workspace, transport: transport, clock: clock)
+            let database = try workspace.openDatabase()
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER refuse_sent BEFORE UPDATE OF status ON outbox WHEN NEW.status = 'sent'
+                        BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END
+                        """)
+            }
+            await service.deliverDueMessages()
+            #expect(transport.delivered == [1])
+            let leased = try #require(try await store.read { try await $0.undeliveredMessages(limit: 10) }.first)
+            #expect(!leased.isFailed && leased.attempts == 1 && leased.lastError == nil && leased.nextAttemptAt == clock.now)
+
+            try await database.write { try $0.execute(sql: "DROP TRIGGER refuse_sent") }
+            await service.deliverDueMessages()
+            #expect(transport.delivered == [1])  // still leased
+            clock.advance(by: DeliveryPolicy().lease)
+            await service.deliverDueMessages()
+            #expect(transport.delivered == [1, 1])
+            #expect(try await store.read { try await $0.undeliveredMessages(limit: 10) }.isEmpty)
+        }
+    }
+
     @Test func messagesAreGivenUpAfterTheLastAttempt() async throws {
         try await withWorkspace { workspace in
             let (transport, clock) = (RecordingMailTransport(), FixedClock())
