@@ -11,12 +11,12 @@ package struct Session: Sendable {
 
 /// A transaction's verdict. Refusals are returned rather than thrown so that what they record
 /// (a mismatch count, a consumed code, a revoked chain) commits before the error reaches the caller.
-enum Verdict<Value: Sendable>: Sendable {
+package enum Verdict<Value: Sendable>: Sendable {
     case accepted(Value)
     case refused(SignInError)
 
     /// The refusal, if any.
-    var refusal: SignInError? {
+    package var refusal: SignInError? {
         if case .refused(let error) = self { error } else { nil }
     }
 
@@ -34,7 +34,7 @@ enum Verdict<Value: Sendable>: Sendable {
         }
     }
 
-    func get() throws(SignInError) -> Value {
+    package func get() throws(SignInError) -> Value {
         switch self {
         case .accepted(let value): value
         case .refused(let error): throw error

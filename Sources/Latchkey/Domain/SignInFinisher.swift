@@ -8,29 +8,44 @@ import Foundation
 /// so a second factor has one place to stand between the first factor and the session.
 package struct SignInFinisher: Sendable {
     /// What a first factor proved.
-    struct Attempt: Sendable {
+    package struct Attempt: Sendable {
         /// The account as this sign-in leaves it (an address linked, a password upgraded…).
-        var account: Account
+        package var account: Account
         /// The account as stored before, or nil when this sign-in creates it.
-        var stored: Account?
+        package var stored: Account?
         /// The session's `sign_in_provider`.
-        var provider: SignInProvider
+        package var provider: SignInProvider
         /// The first factor proved the account's address, but not that the prover already held the account (an email
         /// link to an address with an account): whatever was set up there before the address was proven is stripped.
-        var provesAddressOnly = false
-        var requester = RequesterSummary()
+        package var provesAddressOnly = false
+        package var requester = RequesterSummary()
         /// A few words for the audit event.
-        var auditDetail: String?
+        package var auditDetail: String?
+
+        package init(
+            account: Account, stored: Account?, provider: SignInProvider, provesAddressOnly: Bool = false, requester: RequesterSummary = RequesterSummary(),
+            auditDetail: String? = nil
+        ) {
+            self.account = account
+            self.stored = stored
+            self.provider = provider
+            self.provesAddressOnly = provesAddressOnly
+            self.requester = requester
+            self.auditDetail = auditDetail
+        }
     }
 
     /// A sign-in written to the store, waiting for its tokens.
-    struct Finished: Sendable {
-        let user: UserRecord
+    package struct Finished: Sendable {
+        package let user: UserRecord
         let refresh: IssuedRefreshToken
-        let authTime: Date
-        let isNewUser: Bool
+        package let authTime: Date
+        package let isNewUser: Bool
         /// Whether the takeover rule stripped credentials.
-        let tookOver: Bool
+        package let tookOver: Bool
+
+        /// The session it opened.
+        package var sessionID: String { refresh.sessionID }
     }
 
     let minter: SessionMinter
@@ -41,7 +56,7 @@ package struct SignInFinisher: Sendable {
 
     /// Finishes `attempt` inside the caller's transaction. A disabled account is refused (whatever the first factor
     /// spent stays spent); an account clash throws `AccountConflict`, rolling the transaction back.
-    func finish(_ attempt: Attempt, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Finished> {
+    package func finish(_ attempt: Attempt, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Finished> {
         var account = attempt.account
         guard !account.isDisabled else { return .refused(.userDisabled) }
         let tookOver = attempt.provesAddressOnly && attempt.stored.map { !$0.isEmailVerified } == true
@@ -80,7 +95,7 @@ package struct SignInFinisher: Sendable {
     }
 
     /// Signs the tokens of a finished sign-in, after its transaction committed.
-    func session(for finished: Finished) throws -> Session {
+    package func session(for finished: Finished) throws -> Session {
         try minter.session(
             for: finished.user, authTime: finished.authTime, refresh: finished.refresh, now: finished.authTime, isNewUser: finished.isNewUser)
     }
