@@ -103,7 +103,7 @@ package struct AppConfiguration: Sendable {
 
         self.server = ServerConfiguration(&read)
         self.cors = CORSConfiguration(&read)
-        self.storage = StorageConfiguration(&read)
+        self.storage = StorageConfiguration(&read, environment: environment)
         self.security = SecurityConfiguration(&read)
         self.emailLink = EmailLinkConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)

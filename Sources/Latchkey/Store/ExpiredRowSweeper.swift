@@ -38,7 +38,10 @@ package struct ExpiredRowSweeper: Service {
                 var deleted = 0
                 repeat {
                     let limit = chunkSize
-                    deleted = try await store.write { try await $0.deleteExpired(rows, before: cutoff, limit: limit) }
+                    deleted = try await store.write { transaction in
+                        guard try await transaction.takeSweepTurn() else { return 0 }
+                        return try await transaction.deleteExpired(rows, before: cutoff, limit: limit)
+                    }
                     removed[rows, default: 0] += deleted
                 } while deleted == chunkSize && !Task.isCancelled
             } catch {

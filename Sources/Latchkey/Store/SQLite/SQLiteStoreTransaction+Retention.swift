@@ -25,6 +25,11 @@ extension SQLiteStoreTransaction {
     }
 }
 
+extension SQLiteStoreTransaction {
+    /// One process writes at a time: its write transaction is the turn.
+    func takeSweepTurn() async throws -> Bool { true }
+}
+
 extension ExpiringRows {
     fileprivate var table: String {
         switch self {

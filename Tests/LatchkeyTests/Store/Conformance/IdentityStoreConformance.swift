@@ -38,9 +38,7 @@ import Testing
             let renamed = google
             try await store.write { try await $0.save(renamed) }
             #expect(try await store.read { try await $0.identities(accountID: "alice") } == [google])
-            let taken = try await store.write { tx in
-                try await conflict { try await tx.save(Self.identity("google.com", "g-1", of: "bob")) }
-            }
+            let taken = try await conflict { try await store.write { try await $0.save(Self.identity("google.com", "g-1", of: "bob")) } }
             #expect(taken == .identityTaken)
             #expect(try await store.read { try await $0.identities(accountID: "bob") }.isEmpty)
             try await store.write { try await $0.deleteIdentities(accountID: "alice", providerID: "google.com") }

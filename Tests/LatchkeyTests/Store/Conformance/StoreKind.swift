@@ -1,56 +1,56 @@
 import Foundation
 import Latchkey
+import Logging
 import Testing
 
 /// The stores the conformance suites run against; each suite is parameterized over `StoreKind.all`.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    case postgres
 
-    /// Every kind this machine can run.
-    static let all = allCases
+    /// Every kind this run can reach: PostgreSQL when `scripts/test` started one (`LATCHKEY_TEST_POSTGRES`).
+    static let all: [StoreKind] = PostgresTestServer.address == nil ? [.sqlite] : [.sqlite, .postgres]
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty store of this kind in `workspace`.
-    func open(in workspace: TestWorkspace) async throws -> any Store {
+    /// The configuration of a fresh, empty store of this kind in `workspace` (a new database for PostgreSQL).
+    func configuration(in workspace: TestWorkspace, _ overrides: [String: Any] = [:]) async throws -> AppConfiguration {
         switch self {
-        case .sqlite: try SQLiteStore(path: workspace.databasePath)
+        case .sqlite: try await workspace.configuration(overrides)
+        case .postgres: try await workspace.configuration(overrides.merging(try await PostgresTestServer.freshDatabase()) { $1 })
         }
     }
 }
 
-/// Runs `body` with a fresh store of `kind`, removed afterwards.
+/// Runs `body` with a fresh store of `kind`, opened as `serve` opens it, and closed afterwards.
 func withStore<T>(_ kind: StoreKind, _ body: (any Store) async throws -> T) async throws -> T {
-    try await withWorkspace { workspace in try await body(try await kind.open(in: workspace)) }
-}
-
-/// Values the conformance suites share.
-enum Fixture {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static let alice = EmailAddress("alice@example.com")!
-
-    static func account(_ id: String, _ email: String?, verified: Bool = false) -> Account {
-        Account(id: id, email: email.flatMap(EmailAddress.init), isEmailVerified: verified, validSince: now, createdAt: now)
-    }
-
-    static func pending(_ hash: UInt8, email: EmailAddress = alice, minutesAgo: Double = 0) -> PendingRequest {
-        let created = now.addingTimeInterval(-minutesAgo * 60)
-        return PendingRequest(
-            codeHash: Data(repeating: hash, count: 32), email: email, createdAt: created, expiresAt: created.addingTimeInterval(600),
-            language: .english, continueURL: "https://app.example.com")
-    }
-
-    static func message(_ byte: UInt8, at date: Date = now) -> OutboxMessage {
-        OutboxMessage(recipient: alice, format: .mime, sealedContent: Data([byte]), createdAt: date)
+    try await withWorkspace { workspace in
+        let opened = try await makeStore(try await kind.configuration(in: workspace), logger: Logger(label: "test"))
+        // Its services (PostgreSQL's connection pool) must live until the body is done.
+        defer { withExtendedLifetime(opened) {} }
+        return try await body(opened.store)
     }
 }
 
-/// The conflict a write throws, or nil when it succeeds.
-func conflict(of write: () async throws -> Void) async throws -> AccountConflict? {
-    do {
-        try await write()
-        return nil
-    } catch let conflict as AccountConflict {
-        return conflict
+/// The PostgreSQL server `scripts/test` starts for the run.
+enum PostgresTestServer {
+    /// `host:port`, from `LATCHKEY_TEST_POSTGRES`.
+    static let address: (host: String, port: Int)? = {
+        guard let value = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES"], let colon = value.lastIndex(of: ":"),
+            let port = Int(value[value.index(after: colon)...])
+        else { return nil }
+        return (String(value[..<colon]), port)
+    }()
+
+    /// Settings for a new, empty database on the test server.
+    static func freshDatabase() async throws -> [String: Any] {
+        guard let (host, port) = address else { throw ChildProcessError(description: "LATCHKEY_TEST_POSTGRES is not set") }
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let psql = try ChildProcess(["psql", "-h", host, "-p", "\(port)", "-U", "latchkey", "-d", "postgres", "-c", "CREATE DATABASE \(name)"])
+        guard await psql.exitStatus() == 0 else { throw ChildProcessError(description: "psql could not create \(name)") }
+        return [
+            "storage.kind": "postgres",
+            "storage.postgres": ["host": host, "port": port, "database": name, "user": "latchkey", "tls": "disable", "poolSize": 8],
+        ]
     }
 }

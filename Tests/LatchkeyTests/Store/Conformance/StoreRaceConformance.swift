@@ -19,22 +19,25 @@ import Testing
 
     static func withServices(_ kind: StoreKind, limits: RateLimits = RateLimits(windows: [:]), _ body: (Services) async throws -> Void) async throws {
         try await withWorkspace { workspace in
-            let configuration = try await workspace.configuration()
-            let store = try await kind.open(in: workspace)
+            let configuration = try await kind.configuration(in: workspace)
+            let opened = try await makeStore(configuration, logger: logger)
+            let store = opened.store
             let clock = FixedClock()
             let secret = ServerSecret(material: Data(repeating: 5, count: 32))
             let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true)
             let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: "p")
             let finisher = SignInFinisher(minter: SessionMinter(tokens: tokens, secret: secret))
             let limiter = RateLimiter(limits: limits, secret: secret, store: store, clock: clock)
+            defer { withExtendedLifetime(opened) {} }
             try await body(
-                Services(
-                    store: store, secret: secret,
-                    completer: LinkCompleter(store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter),
-                    passwords: PasswordAccounts(
-                        store: store, hasher: PasswordHasher(cost: 4), clock: clock, finisher: finisher, enumerationProtection: false, limiter: limiter),
-                    refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: SessionMinter(tokens: tokens, secret: secret)),
-                    limiter: limiter))
+                    Services(
+                        store: store, secret: secret,
+                        completer: LinkCompleter(store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter),
+                        passwords: PasswordAccounts(
+                            store: store, hasher: PasswordHasher(cost: 4), clock: clock, finisher: finisher, enumerationProtection: false,
+                            limiter: limiter),
+                        refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: SessionMinter(tokens: tokens, secret: secret)),
+                        limiter: limiter))
         }
     }
 

@@ -1,0 +1,112 @@
+/// Every PostgreSQL schema change, in order, as plain SQL statements each ending a line with `;`. A released
+/// migration is never edited; a change is a new one.
+///
+/// Times are Unix seconds (`DOUBLE PRECISION`), as in the SQLite store, so both stores share their domain mapping.
+enum PostgresMigrations {
+    static let all: [(name: String, sql: String)] = [
+        (
+            "v1: the schema of Latchkey 0.9",
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                email TEXT UNIQUE,
+                email_verified BOOLEAN NOT NULL DEFAULT FALSE,
+                password_hash TEXT,
+                disabled BOOLEAN NOT NULL DEFAULT FALSE,
+                valid_since DOUBLE PRECISION NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                last_sign_in_at DOUBLE PRECISION,
+                display_name TEXT,
+                photo_url TEXT
+            );
+            CREATE TABLE identities (
+                provider_id TEXT NOT NULL,
+                provider_uid TEXT NOT NULL,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                email TEXT,
+                email_verified BOOLEAN NOT NULL,
+                display_name TEXT,
+                photo_url TEXT,
+                raw_profile TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (provider_id, provider_uid)
+            );
+            CREATE INDEX identities_by_account ON identities(account_id);
+            CREATE TABLE pending_requests (
+                id BIGSERIAL PRIMARY KEY,
+                code_hash BYTEA NOT NULL UNIQUE,
+                email TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                language TEXT NOT NULL,
+                continue_url TEXT NOT NULL,
+                used_at DOUBLE PRECISION,
+                mismatch_count INTEGER NOT NULL DEFAULT 0,
+                ios_bundle_id TEXT,
+                android_package_name TEXT,
+                android_install_app BOOLEAN NOT NULL DEFAULT FALSE,
+                handles_code_in_app BOOLEAN NOT NULL DEFAULT FALSE
+            );
+            CREATE INDEX pending_requests_by_email ON pending_requests(email, created_at);
+            CREATE INDEX pending_requests_by_expiry ON pending_requests(expires_at);
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                sign_in_provider TEXT NOT NULL,
+                second_factor TEXT,
+                auth_time DOUBLE PRECISION NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                revoked_at DOUBLE PRECISION,
+                revoked_with_account BOOLEAN NOT NULL DEFAULT FALSE
+            );
+            CREATE INDEX sessions_by_account ON sessions(account_id);
+            CREATE INDEX sessions_by_revocation ON sessions(revoked_at) WHERE revoked_at IS NOT NULL;
+            CREATE TABLE refresh_tokens (
+                id BIGSERIAL PRIMARY KEY,
+                token_hash BYTEA NOT NULL UNIQUE,
+                session_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                rotated_at DOUBLE PRECISION
+            );
+            CREATE INDEX refresh_tokens_by_session ON refresh_tokens(session_id);
+            CREATE INDEX refresh_tokens_by_rotation ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL;
+            CREATE TABLE outbox (
+                id BIGSERIAL PRIMARY KEY,
+                recipient TEXT NOT NULL,
+                format TEXT NOT NULL DEFAULT 'mime' CHECK (format IN ('mime', 'sign-in')),
+                sealed_message BYTEA,
+                created_at DOUBLE PRECISION NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at DOUBLE PRECISION NOT NULL,
+                lease_until DOUBLE PRECISION,
+                claim_token TEXT,
+                last_error TEXT,
+                sent_at DOUBLE PRECISION
+            );
+            CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+            CREATE TABLE audit_events (
+                id BIGSERIAL PRIMARY KEY,
+                at DOUBLE PRECISION NOT NULL,
+                kind TEXT NOT NULL,
+                account_id TEXT,
+                email TEXT,
+                ip_address TEXT,
+                user_agent TEXT,
+                detail TEXT
+            );
+            CREATE INDEX audit_events_by_email ON audit_events(email, at);
+            CREATE INDEX audit_events_by_account ON audit_events(account_id, at);
+            CREATE INDEX audit_events_by_time ON audit_events(at);
+            CREATE TABLE rate_counters (
+                id BIGSERIAL PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                window_start BIGINT NOT NULL,
+                count INTEGER NOT NULL,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX rate_counters_by_expiry ON rate_counters(expires_at);
+            """
+        )
+    ]
+}

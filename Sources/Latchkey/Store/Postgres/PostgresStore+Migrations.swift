@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresStore {
+    /// An arbitrary key for the advisory lock under which instances starting together migrate one at a time.
+    static let migrationLock: Int64 = 0x4C_61_74_63_68_6B_01
+    /// The advisory lock a retention sweep's transaction holds.
+    static let sweepLock: Int64 = 0x4C_61_74_63_68_6B_02
+
+    /// Applies the migrations this database lacks, under an advisory lock, and returns their names. A database that
+    /// holds a migration this build does not know was migrated by a newer Latchkey and is refused.
+    func migrate() async throws -> [String] {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
+            do {
+                let applied = try await applyMigrations(on: connection)
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
+                return applied
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    private func applyMigrations(on connection: PostgresConnection) async throws -> [String] {
+        try await connection.query(
+            "CREATE TABLE IF NOT EXISTS latchkey_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+            logger: logger)
+        var known = Set<String>()
+        for try await name in try await connection.query("SELECT name FROM latchkey_migrations", logger: logger).decode(String.self) {
+            known.insert(name)
+        }
+        let names = Set(PostgresMigrations.all.map(\.name))
+        guard known.isSubset(of: names) else {
+            throw StartupError("the PostgreSQL database was migrated by a newer Latchkey; this build cannot use it (run the newer build)")
+        }
+        var applied: [String] = []
+        for migration in PostgresMigrations.all where !known.contains(migration.name) {
+            // One statement per query (the extended protocol takes no more), all in one transaction.
+            let statements = migration.sql.split(separator: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            do {
+                try await connection.query("BEGIN", logger: logger)
+                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO latchkey_migrations (name) VALUES (\(migration.name))", logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            applied.append(migration.name)
+        }
+        return applied
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import ServiceLifecycle
+
+/// The store several instances share: PostgreSQL through postgres-nio's `PostgresClient`.
+///
+/// Each transaction runs on a pooled connection. No rule relies on a single writer: unique keys and conditional
+/// statements hold the invariants, and a transaction that PostgreSQL aborts for a serialization failure or a deadlock
+/// is run again, a bounded number of times (bodies leave their side effects to after the commit, so they may be).
+package struct PostgresStore: Store {
+    let client: PostgresClient
+    let logger: Logger
+    /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another.
+    static let attempts = 3
+
+    package init(settings: PostgresSettings, logger: Logger) throws {
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
+            tls: try Self.tls(settings))
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    private static func tls(_ settings: PostgresSettings) throws -> PostgresClient.Configuration.TLS {
+        switch settings.tls {
+        case .disable:
+            return .disable
+        case .require:
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            return .require(tls)
+        case .verifyFull:
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .fullVerification
+            if let caFile = settings.caFile { tls.trustRoots = .file(caFile) }
+            return .require(tls)
+        }
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN", body)
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T: Sendable>(
+        begin: PostgresQuery, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+    ) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await connection.query(begin, logger: logger)
+                    do {
+                        let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+                        try await connection.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        // A broken connection rolls back by itself; the body's own error is the one to report.
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where error.isConflictWithAnotherTransaction && attempt < Self.attempts {
+                attempt += 1
+            }
+        }
+    }
+}
+
+extension PSQLError {
+    /// The SQLSTATE of a server error.
+    var sqlState: String? { serverInfo?[.sqlState] }
+
+    /// A serialization failure or a deadlock: the transaction may succeed when run again.
+    var isConflictWithAnotherTransaction: Bool { sqlState == "40001" || sqlState == "40P01" }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStoreTransaction {
+    func account(email: EmailAddress) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE email = \(email.value)").map(Self.account(from:))
+    }
+
+    func account(id: String) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
+    }
+
+    func insert(_ account: Account) async throws {
+        try await executeGuarded(
+            """
+            INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at, display_name,
+                photo_url)
+            VALUES (\(account.id), \(account.email?.value), \(account.isEmailVerified), \(account.passwordHash), \(account.isDisabled),
+                \(account.validSince.timeIntervalSince1970), \(account.createdAt.timeIntervalSince1970),
+                \(account.lastSignInAt?.timeIntervalSince1970), \(account.displayName), \(account.photoURL))
+            """, conflict: Self.accountConflict)
+    }
+
+    func update(_ account: Account) async throws {
+        try await executeGuarded(
+            """
+            UPDATE accounts SET email = \(account.email?.value), email_verified = \(account.isEmailVerified),
+                password_hash = \(account.passwordHash), disabled = \(account.isDisabled), valid_since = \(account.validSince.timeIntervalSince1970),
+                created_at = \(account.createdAt.timeIntervalSince1970), last_sign_in_at = \(account.lastSignInAt?.timeIntervalSince1970),
+                display_name = \(account.displayName), photo_url = \(account.photoURL)
+            WHERE id = \(account.id)
+            """, conflict: Self.accountConflict)
+    }
+
+    func deleteAccount(id: String, at now: Date) async throws {
+        try await execute("DELETE FROM accounts WHERE id = \(id)")
+        try await revokeSessions(accountID: id, at: now)
+    }
+
+    private static func accountConflict(_ constraint: String) -> AccountConflict? {
+        switch constraint {
+        case "accounts_pkey": .idTaken
+        case "accounts_email_key": .emailTaken
+        default: nil
+        }
+    }
+
+    private static func account(from row: PostgresRandomAccessRow) throws -> Account {
+        Account(
+            id: try row["id"].decode(String.self), email: try row["email"].decode(String?.self).flatMap(EmailAddress.init),
+            isEmailVerified: try row["email_verified"].decode(Bool.self), passwordHash: try row["password_hash"].decode(String?.self),
+            isDisabled: try row["disabled"].decode(Bool.self), validSince: Date(timeIntervalSince1970: try row["valid_since"].decode(Double.self)),
+            createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
+            lastSignInAt: date(try row["last_sign_in_at"].decode(Double?.self)), displayName: try row["display_name"].decode(String?.self),
+            photoURL: try row["photo_url"].decode(String?.self))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStoreTransaction {
+    func insert(_ request: PendingRequest) async throws {
+        try await execute(
+            """
+            INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id, android_package_name,
+                android_install_app, handles_code_in_app)
+            VALUES (\(request.codeHash), \(request.email.value), \(request.createdAt.timeIntervalSince1970), \(request.expiresAt.timeIntervalSince1970),
+                \(request.language.value), \(request.continueURL), \(request.iOSBundleID), \(request.androidPackageName), \(request.androidInstallApp),
+                \(request.handlesCodeInApp))
+            """)
+    }
+
+    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws {
+        try await execute(
+            """
+            DELETE FROM pending_requests WHERE id IN (
+                SELECT id FROM pending_requests WHERE email = \(email.value) AND used_at IS NULL
+                ORDER BY created_at DESC, id DESC OFFSET \(count))
+            """)
+    }
+
+    func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
+        guard let row = try await row("SELECT * FROM pending_requests WHERE code_hash = \(codeHash)"),
+            let email = EmailAddress(try row["email"].decode(String.self))
+        else { return nil }
+        return PendingRequest(
+            id: try row["id"].decode(Int64.self), codeHash: try row["code_hash"].decode(Data.self), email: email,
+            createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
+            expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)),
+            language: LanguageTag(try row["language"].decode(String.self)) ?? .english, continueURL: try row["continue_url"].decode(String.self),
+            usedAt: Self.date(try row["used_at"].decode(Double?.self)), mismatchCount: try row["mismatch_count"].decode(Int.self),
+            iOSBundleID: try row["ios_bundle_id"].decode(String?.self), androidPackageName: try row["android_package_name"].decode(String?.self),
+            androidInstallApp: try row["android_install_app"].decode(Bool.self), handlesCodeInApp: try row["handles_code_in_app"].decode(Bool.self))
+    }
+
+    func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {
+        let seconds = now.timeIntervalSince1970
+        return try await row(
+            """
+            UPDATE pending_requests SET used_at = \(seconds)
+            WHERE id = \(id) AND used_at IS NULL AND expires_at > \(seconds) AND mismatch_count < \(PendingRequest.maximumMismatches)
+            RETURNING 1
+            """) != nil
+    }
+
+    func recordMismatch(pendingRequestID: Int64) async throws {
+        try await execute("UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE id = \(pendingRequestID)")
+    }
+}
