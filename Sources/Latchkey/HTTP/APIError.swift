@@ -60,6 +60,9 @@ extension APIError {
         error.headers[.connection] = "close"
         return error
     }()
+    /// The database is away: the client may try again, as it would after Google's own 503.
+    static let unavailable = APIError(
+        status: .serviceUnavailable, message: "The service is currently unavailable.", reason: "backendError", rpcStatus: "UNAVAILABLE")
     static let internalError = APIError(status: .internalServerError, message: "Internal error encountered.", reason: "backendError", rpcStatus: "INTERNAL")
 
     static func invalidJSON(_ detail: String) -> APIError {

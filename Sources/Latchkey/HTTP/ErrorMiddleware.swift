@@ -27,6 +27,9 @@ struct ErrorMiddleware: RouterMiddleware {
             metrics.countRejection(by: error.rule)
             return error
         case let error as HTTPError: return APIError(error)
+        case let error as StoreUnavailable:
+            context.logger.warning("Store unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            return APIError.unavailable
         default:
             context.logger.error("Request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIError.internalError

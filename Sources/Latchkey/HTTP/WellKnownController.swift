@@ -28,7 +28,8 @@ struct WellKnownController {
     /// start-up, which would not have finished without them); 503 otherwise, so a load balancer stops sending traffic.
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         do {
-            try await store.write { _ in }
+            // A database that does not answer (PostgreSQL away) is as unready as one that refuses.
+            try await withDeadline(seconds: 3) { [store] in try await store.write { _ in } }
             return .ok
         } catch {
             context.logger.error("Readiness check failed: database not writable", metadata: ["error": "\(error)"])

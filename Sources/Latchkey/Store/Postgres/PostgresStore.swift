@@ -12,6 +12,8 @@ import ServiceLifecycle
 package struct PostgresStore: Store {
     let client: PostgresClient
     let logger: Logger
+    /// How long a transaction may wait for a connection before the store counts as unavailable.
+    let connectionWait: Int
     /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another.
     static let attempts = 3
 
@@ -24,6 +26,7 @@ package struct PostgresStore: Store {
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        connectionWait = settings.connectTimeoutSeconds
     }
 
     private static func tls(_ settings: PostgresSettings) throws -> PostgresClient.Configuration.TLS {
@@ -56,7 +59,7 @@ package struct PostgresStore: Store {
         var attempt = 1
         while true {
             do {
-                return try await client.withConnection { connection in
+                return try await withConnection { connection in
                     try await connection.query(begin, logger: logger)
                     do {
                         let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
@@ -73,6 +76,19 @@ package struct PostgresStore: Store {
             }
         }
     }
+
+    /// A pooled connection for `body`; a database that gives none in time, or drops the connection, is unavailable
+    /// rather than a hang or a 500.
+    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let client = client
+        do {
+            return try await withDeadline(seconds: connectionWait) { try await client.withConnection(body) }
+        } catch let error as DeadlineExceeded {
+            throw StoreUnavailable("PostgreSQL: \(error)")
+        } catch let error as PSQLError where error.isConnectionFailure {
+            throw StoreUnavailable("PostgreSQL: \(error.code)")
+        }
+    }
 }
 
 extension PSQLError {
@@ -81,4 +97,10 @@ extension PSQLError {
 
     /// A serialization failure or a deadlock: the transaction may succeed when run again.
     var isConflictWithAnotherTransaction: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// The connection failed or went away, rather than a statement: the database is unavailable.
+    var isConnectionFailure: Bool {
+        [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(code)
+            || sqlState?.hasPrefix("08") == true || sqlState?.hasPrefix("57P") == true
+    }
 }

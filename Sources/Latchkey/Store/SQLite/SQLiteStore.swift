@@ -72,13 +72,24 @@ package struct SQLiteStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        try await batcher.write { db in try await body(SQLiteStoreTransaction(db: db)) }
+        try await Self.unlessLocked { try await batcher.write { db in try await body(SQLiteStoreTransaction(db: db)) } }
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        try await writer.read { db in
-            let connection = UncheckedConnection(db)
-            return try ConnectionExecutor.run { try await body(SQLiteStoreTransaction(db: connection.db)) }.get()
+        try await Self.unlessLocked {
+            try await writer.read { db in
+                let connection = UncheckedConnection(db)
+                return try ConnectionExecutor.run { try await body(SQLiteStoreTransaction(db: connection.db)) }.get()
+            }
+        }
+    }
+
+    /// Another process holding the file's lock past the busy timeout makes the store unavailable, not broken.
+    private static func unlessLocked<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreUnavailable("SQLite: \(error.message ?? "database is locked")")
         }
     }
 }
