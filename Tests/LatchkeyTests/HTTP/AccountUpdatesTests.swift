@@ -13,9 +13,9 @@ import Testing
         return try await client.complete(code: try await mailbox.code(at: index)).json
     }
 
-    @Test func aRecentSessionCanSetAPasswordWhichEndsOtherSessions() async throws {
+    @Test(arguments: StoreKind.all) func aRecentSessionCanSetAPasswordWhichEndsOtherSessions(_ store: StoreKind) async throws {
         let clock = FixedClock(Date().addingTimeInterval(-60))
-        try await withApp(clock: clock) { client, _, mailbox in
+        try await withApp(store: store, clock: clock) { client, _, mailbox in
             let first = try await signIn(client, mailbox)
             let other = try await signIn(client, mailbox, at: 1)
             clock.advance(by: 5)
@@ -74,8 +74,8 @@ import Testing
         }
     }
 
-    @Test func adminsLookUpDisableAndDeleteAnyAccount() async throws {
-        try await withApp { client, _, mailbox in
+    @Test(arguments: StoreKind.all) func adminsLookUpDisableAndDeleteAnyAccount(_ store: StoreKind) async throws {
+        try await withApp(store: store) { client, _, mailbox in
             let session = try await signIn(client, mailbox)
             let localID = try #require(session["localId"] as? String)
             let found = try await client.post("/v1/accounts:lookup", json: #"{"email":["alice@example.com"]}"#, headers: adminHeaders)
@@ -143,8 +143,8 @@ import Testing
         }
     }
 
-    @Test func changingTheEmailNeedsAFreeAddressAndLeavesItUnverified() async throws {
-        try await withApp { client, _, mailbox in
+    @Test(arguments: StoreKind.all) func changingTheEmailNeedsAFreeAddressAndLeavesItUnverified(_ store: StoreKind) async throws {
+        try await withApp(store: store) { client, _, mailbox in
             try await client.sendLink(to: "bob@example.com")
             _ = try await client.complete(email: "bob@example.com", code: try await mailbox.code())
             try await client.sendLink()

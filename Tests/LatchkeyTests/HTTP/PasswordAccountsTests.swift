@@ -55,8 +55,8 @@ import Testing
         }
     }
 
-    @Test func anAddressCanBeRegisteredOnce() async throws {
-        try await withApp { client, _, _ in
+    @Test(arguments: StoreKind.all) func anAddressCanBeRegisteredOnce(_ store: StoreKind) async throws {
+        try await withApp(store: store) { client, _, _ in
             try await signUp(client)
             #expect(try await signUp(client, "ALICE@example.com").errorMessage == "EMAIL_EXISTS")
         }

@@ -137,8 +137,8 @@ import Testing
         }
     }
 
-    @Test func aCodeWorksOnce() async throws {
-        try await withApp { client, _, mailbox in
+    @Test(arguments: StoreKind.all) func aCodeWorksOnce(_ store: StoreKind) async throws {
+        try await withApp(store: store) { client, _, mailbox in
             try await client.sendLink()
             let code = try await mailbox.code()
             #expect(try await client.complete(code: code).status == .ok)

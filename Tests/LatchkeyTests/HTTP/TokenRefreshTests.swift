@@ -29,8 +29,8 @@ import Testing
         }
     }
 
-    @Test func refreshTokensRotateAndReuseRevokesTheChain() async throws {
-        try await withApp { client, _, mailbox in
+    @Test(arguments: StoreKind.all) func refreshTokensRotateAndReuseRevokesTheChain(_ store: StoreKind) async throws {
+        try await withApp(store: store) { client, _, mailbox in
             let first = try await signIn(client, mailbox)
             let second = try #require(try await client.refresh(first).json["refresh_token"] as? String)
             #expect(try await client.refresh(first).errorMessage == "INVALID_REFRESH_TOKEN")
