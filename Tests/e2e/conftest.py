@@ -1,8 +1,13 @@
 """Fixtures shared by the end-to-end tests."""
 
+import shutil
+import subprocess
+import tempfile
+import uuid
+
 import pytest
 
-from harness import Latchkey
+from harness import REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
 from smtp import SMTPSink
 
 
@@ -43,3 +48,53 @@ def start_sink(tmp_path):
     yield start
     for sink in sinks:
         sink.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_server():
+    """A throwaway PostgreSQL server (scripts/postgres) for one test module: (port, directory).
+
+    It runs on a loopback port as the unprivileged user PostgreSQL insists on, from a directory outside pytest's
+    (which only root may enter)."""
+    directory = tempfile.mkdtemp(prefix="latchkey-pg-")
+    port = free_port()
+    subprocess.run([str(REPO / "scripts" / "postgres"), "start", directory, str(port)], check=True, timeout=120)
+    yield port, directory
+    subprocess.run([str(REPO / "scripts" / "postgres"), "stop", directory], check=False, timeout=60)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def database(postgres_server):
+    """A fresh database's `storage` settings."""
+    port, _ = postgres_server
+    name = "e2e_" + uuid.uuid4().hex
+    subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "latchkey", "-d", "postgres", "-c", f"CREATE DATABASE {name}"],
+                   check=True, capture_output=True, timeout=30)
+    return {"kind": "postgres", "postgres": {"host": "127.0.0.1", "port": port, "database": name, "user": "latchkey", "tls": "disable",
+                                             "connectTimeoutSeconds": 2}}
+
+
+@pytest.fixture
+def start_instances(start_latchkey, tmp_path, database):
+    """Starts `count` instances on one fresh database, sharing what every instance must share: the server secret,
+    the signing keys, the public URL (`SHARED_PUBLIC_URL` unless `publicURL` is given) and, for the file transport
+    the tests read, the mail folder. Each is stopped when the test ends, like every server of `start_latchkey`."""
+
+    def start(count, **config):
+        shared = tmp_path / "shared"
+        (shared / "keys").mkdir(parents=True, exist_ok=True)
+        settings = {
+            "publicURL": SHARED_PUBLIC_URL,
+            "storage": database,
+            "security": {"serverSecret": SHARED_SECRET},
+            "tokens": {"keyDirectory": str(shared / "keys")},
+            "mail": {"transport": "file", "file": {"directory": str(shared / "outbox")}, "from": "no-reply@localhost"},
+            **config,
+        }
+        instances = [start_latchkey(f"instance-{index}", **settings) for index in range(count)]
+        for instance in instances:
+            instance.outbox = shared / "outbox"
+        return instances
+
+    return start

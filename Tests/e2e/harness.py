@@ -28,6 +28,10 @@ NO_RATE_LIMITS = {
     "apiKeyRequestsPerMinute": 0,
 }
 CONTINUE_URL = "http://localhost/finish"
+# What several instances on one database share (conftest's `start_instances`): the secret keying every stored hash,
+# and, behind one load balancer, the public URL and with it the token issuer.
+SHARED_SECRET = "e2e-shared-server-secret-0123456789abcdef"
+SHARED_PUBLIC_URL = "http://auth.e2e.test"
 
 START_TIMEOUT = 30  # seconds until /healthz must answer (debug builds start slowly)
 STOP_TIMEOUT = 10  # seconds a SIGTERM may take before the server is killed
@@ -138,6 +142,32 @@ class Latchkey:
         self.process = None
 
 
+# --- What an operator runs --------------------------------------------------------------------
+
+
+def outbox(server, *arguments):
+    """What `latchkey outbox` prints for `server`'s configuration: its undelivered messages."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+    result = subprocess.run(
+        [str(BINARY), "outbox", "--config", "latchkey.json", *arguments], cwd=server.directory, env=env, capture_output=True, text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def wait_for_listing(server, text, timeout=15):
+    """`latchkey outbox`'s listing once it shows `text`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listing = outbox(server)
+        if text in listing:
+            return listing
+        if time.monotonic() > deadline:
+            pytest.fail(f"`latchkey outbox` never showed {text!r}:\n{listing}\n{server.logs()}")
+        time.sleep(0.2)
+
+
 # --- What a client does ----------------------------------------------------------------------
 
 
@@ -145,10 +175,13 @@ def post(server, path, **kwargs):
     return requests.post(f"{server.url}/v1/{path}", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, **kwargs)
 
 
+def link_request(address):
+    """The body of a `sendOobCode` asking for a sign-in link to `address`."""
+    return {"requestType": "EMAIL_SIGNIN", "email": address, "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True}
+
+
 def send(server, address):
-    response = post(server, "accounts:sendOobCode", json={
-        "requestType": "EMAIL_SIGNIN", "email": address, "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True,
-    })
+    response = post(server, "accounts:sendOobCode", json=link_request(address))
     assert response.status_code == 200, response.text
     assert response.json() == {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": address.lower()}
 

@@ -63,6 +63,18 @@ class SMTPSink:
         return int(path.read_text()) if path.exists() else 0
 
 
+def smtp_mail(port, **smtp):
+    """The `mail` section for a sink on `port`, retrying quickly so tests stay short."""
+    return {
+        "transport": "smtp",
+        "from": "no-reply@example.com",
+        "fromName": "Latchkey Tests",
+        "workers": 2,
+        "retry": {"firstDelaySeconds": 1, "maximumDelaySeconds": 1, "leaseSeconds": 5},
+        "smtp": {"url": f"smtp://localhost:{port}", "tls": "none", "timeoutSeconds": 3, "heloName": "latchkey.test", **smtp},
+    }
+
+
 def make_certificate(directory):
     """A self-signed certificate for localhost, made at test time; returns (certificate, key) paths."""
     cert, key = Path(directory) / "cert.pem", Path(directory) / "key.pem"

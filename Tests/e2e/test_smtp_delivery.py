@@ -1,43 +1,17 @@
 """Sign-in emails through libcurl to a real SMTP server (aiosmtpd): TLS, AUTH, outages, refusals and crashes."""
 
-import os
 import signal
-import subprocess
 import time
 
-import pytest
-
-from harness import BINARY, code_of, complete, send
-from smtp import make_certificate
+from harness import code_of, complete, outbox, send, wait_for_listing
+from smtp import make_certificate, smtp_mail
 
 PASSWORD_VARIABLE = "E2E_SMTP_PASSWORD"
-
-
-def smtp_mail(port, **smtp):
-    """The `mail` section for a sink on `port`, retrying quickly so tests stay short."""
-    return {
-        "transport": "smtp",
-        "from": "no-reply@example.com",
-        "fromName": "Latchkey Tests",
-        "workers": 2,
-        "retry": {"firstDelaySeconds": 1, "maximumDelaySeconds": 1, "leaseSeconds": 5},
-        "smtp": {"url": f"smtp://localhost:{port}", "tls": "none", "timeoutSeconds": 3, "heloName": "latchkey.test", **smtp},
-    }
 
 
 def link_of(message):
     text = message.get_body(preferencelist=("plain",)).get_content()
     return next(word for word in text.split() if "/__/auth/action?" in word)
-
-
-def outbox(server, *arguments):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
-    result = subprocess.run(
-        [str(BINARY), "outbox", "--config", "latchkey.json", *arguments], cwd=server.directory, env=env, capture_output=True, text=True,
-        timeout=30,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 def test_delivers_over_starttls_with_auth_and_the_link_works(start_latchkey, start_sink, tmp_path, monkeypatch):
@@ -138,14 +112,3 @@ def test_sigterm_finishes_in_flight_mail_and_marks_nothing_sent_that_was_not(sta
     assert len(delivered) + pending == 20, listing
     server.start()
     assert {envelope["rcpt_tos"][0] for envelope, _ in sink.wait_for(20)} == {f"user{n}@example.com" for n in range(20)}
-
-
-def wait_for_listing(server, text, timeout=15):
-    deadline = time.monotonic() + timeout
-    while True:
-        listing = outbox(server)
-        if text in listing:
-            return listing
-        if time.monotonic() > deadline:
-            pytest.fail(f"`latchkey outbox` never showed {text!r}:\n{listing}\n{server.logs()}")
-        time.sleep(0.2)
