@@ -14,10 +14,15 @@ struct SweepCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let removed = try await makeStore(configuration, logger: Logger(label: "latchkey")).sweeper.sweep()
+        let outcome = try await makeStore(configuration, logger: Logger(label: "latchkey")).sweeper.sweep()
         print("rows\tremoved")
         for rows in ExpiringRows.allCases {
-            print("\(rows.rawValue)\t\(removed[rows] ?? 0)")
+            print("\(rows.rawValue)\t\(outcome.failures[rows] == nil ? "\(outcome.removed[rows] ?? 0)" : "failed")")
+        }
+        guard outcome.failures.isEmpty else {
+            let failures = outcome.failures.map { "\($0.key.rawValue): \($0.value)" }.sorted().joined(separator: "; ")
+            printError("latchkey sweep: some rows could not be removed (\(failures))")
+            throw ExitCode.failure
         }
     }
 }

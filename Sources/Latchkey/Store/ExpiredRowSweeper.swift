@@ -29,10 +29,16 @@ package struct ExpiredRowSweeper: Service {
         }
     }
 
-    /// Deletes everything over at this moment; returns how many rows of each kind went.
+    /// What one sweep did: how many rows of each kind went, and the kinds it could not remove (left to the next sweep).
+    package struct Outcome: Sendable {
+        package var removed: [ExpiringRows: Int] = [:]
+        package var failures: [ExpiringRows: String] = [:]
+    }
+
+    /// Deletes everything over at this moment.
     @discardableResult
-    package func sweep() async -> [ExpiringRows: Int] {
-        var removed: [ExpiringRows: Int] = [:]
+    package func sweep() async -> Outcome {
+        var outcome = Outcome()
         for (rows, cutoff) in policy.cutoffs(at: clock.now) {
             do {
                 var deleted = 0
@@ -42,13 +48,14 @@ package struct ExpiredRowSweeper: Service {
                         guard try await transaction.takeSweepTurn() else { return 0 }
                         return try await transaction.deleteExpired(rows, before: cutoff, limit: limit)
                     }
-                    removed[rows, default: 0] += deleted
+                    outcome.removed[rows, default: 0] += deleted
                 } while deleted == chunkSize && !Task.isCancelled
             } catch {
                 logger.warning("Expired rows could not be removed", metadata: ["rows": "\(rows.rawValue)", "error": "\(error)"])
+                outcome.failures[rows] = "\(error)"
             }
         }
-        logger.trace("Expired rows removed", metadata: .init(uniqueKeysWithValues: removed.map { ($0.key.rawValue, "\($0.value)") }))
-        return removed
+        logger.trace("Expired rows removed", metadata: .init(uniqueKeysWithValues: outcome.removed.map { ($0.key.rawValue, "\($0.value)") }))
+        return outcome
     }
 }

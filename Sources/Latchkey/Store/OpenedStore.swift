@@ -30,8 +30,7 @@ package func makeStore(_ configuration: AppConfiguration, clock: any WallClock =
     case .postgres:
         guard let settings = storage.postgres else { throw StartupError("storage.postgres: missing for storage.kind \"postgres\"") }
         let store = try PostgresStore(settings: settings, logger: logger)
-        // The pool runs from now on, since migrating needs it before the server starts.
-        let connections = PostgresClientService(client: store.client)
+        let connections = PostgresClientService(pool: store.pool)
         let applied: [String]
         do {
             applied = try await withDeadline(seconds: settings.connectTimeoutSeconds + 5) { try await store.migrate() }

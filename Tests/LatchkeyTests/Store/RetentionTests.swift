@@ -64,7 +64,7 @@ import Testing
             let sweeper = ExpiredRowSweeper(
                 store: store, clock: FixedClock(Self.now), policy: RetentionPolicy(auditRetentionDays: 90), logger: Logger(label: "test"),
                 chunkSize: 2)
-            let removed = await sweeper.sweep()
+            let removed = await sweeper.sweep().removed
             #expect(
                 removed == [
                     .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
@@ -85,7 +85,7 @@ import Testing
             #expect(left[3] == ["live", "revoked-a-day"])
             #expect(left[4] == ["open"])
             #expect(left[5] == ["code_issued"])
-            #expect(await sweeper.sweep().values.allSatisfy { $0 == 0 })
+            #expect(await sweeper.sweep().removed.values.allSatisfy { $0 == 0 })
         }
     }
 

@@ -11,6 +11,8 @@ import ServiceLifecycle
 /// is run again, a bounded number of times (bodies leave their side effects to after the commit, so they may be).
 package struct PostgresStore: Store {
     let client: PostgresClient
+    /// Keeps the pool running while the store is in use (a command may hold the store alone).
+    let pool: PostgresClientRun
     let logger: Logger
     /// How long a transaction may wait for a connection before the store counts as unavailable.
     let connectionWait: Int
@@ -25,6 +27,7 @@ package struct PostgresStore: Store {
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        pool = PostgresClientRun(client: client)
         self.logger = logger
         connectionWait = settings.connectTimeoutSeconds
     }
