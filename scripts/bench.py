@@ -106,6 +106,19 @@ class CPUMeter:
     def __init__(self, pid):
         self.pid = pid
         self.start = self.snapshot()
+        self.io_start = self.io()
+
+    def io(self):
+        """The server's write calls and bytes written so far (/proc/PID/io: syscw, wchar): database files and sockets."""
+        fields = dict(line.split(": ") for line in Path(f"/proc/{self.pid}/io").read_text().splitlines())
+        return int(fields["syscw"]), int(fields["wchar"])
+
+    def writes(self, requests):
+        """Write calls and kilobytes per request since the meter was made: WAL frames, checkpoints and the answers."""
+        (calls0, bytes0), (calls1, bytes1) = self.io_start, self.io()
+        if not requests:
+            return None
+        return {"calls": round((calls1 - calls0) / requests, 1), "kb": round((bytes1 - bytes0) / requests / 1024, 1)}
 
     def snapshot(self):
         stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -288,7 +301,7 @@ def scenario_result(name, run, baseline=None, **extra):
     result = {
         "scenario": name, "requests_per_second": round(run.rps, 1), "p50_ms": run.p50_us / 1000,
         "p99_ms": run.p99_us / 1000, "max_ms": run.max_us / 1000, "errors": run.errors, "requests": run.requests,
-        "status": "ok", "cpu_cores": getattr(run, "cpu", None),
+        "status": "ok", "cpu_cores": getattr(run, "cpu", None), "writes_per_request": getattr(run, "writes", None),
     }
     if baseline:
         result["vs_baseline"] = round(run.rps / baseline, 3)
@@ -394,6 +407,7 @@ class Bench:
         recorder = self.start_profile(server, profile)
         run = self.finish_wrk(self.start_wrk(server, script, seconds, **variables))
         run.cpu = meter.cores()
+        run.writes = meter.writes(run.requests)
         self.finish_profile(recorder, profile)
         return run
 
