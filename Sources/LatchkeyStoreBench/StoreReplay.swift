@@ -103,7 +103,6 @@ package struct StoreReplay: Sendable {
                 validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
                 createdAt: now, lastSignInAt: now)
             try await transaction.insert(account)
-            try await transaction.deleteIdentities(accountID: account.id, providerID: SignInProvider.password.id)
             try await transaction.save(
                 Identity(
                     providerID: SignInProvider.password.id, providerUserID: code.email.value, accountID: account.id, email: code.email,

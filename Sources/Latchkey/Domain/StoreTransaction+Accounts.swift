@@ -6,7 +6,10 @@ extension StoreTransaction {
     func saveAccount(_ account: Account, stored: Account?) async throws {
         if stored == nil { try await insert(account) } else { try await update(account) }
         guard stored?.email != account.email || stored?.isEmailVerified != account.isEmailVerified else { return }
-        if stored?.email != account.email { try await deleteIdentities(accountID: account.id, providerID: SignInProvider.password.id) }
+        // A new account has no identity yet to replace.
+        if let stored, stored.email != account.email {
+            try await deleteIdentities(accountID: account.id, providerID: SignInProvider.password.id)
+        }
         if let identity = account.emailIdentity { try await save(identity) }
     }
 

@@ -41,13 +41,11 @@ import Testing
             let configuration = try await workspace.configuration([
                 "storage.kind": "postgres", "storage.postgres": ["host": "127.0.0.1", "port": 9, "tls": "disable", "connectTimeoutSeconds": 1],
             ])
-            let started = ContinuousClock.now
             await #expect {
                 _ = try await makeStore(configuration, logger: Logger(label: "test"))
             } throws: { error in
                 (error as? StartupError)?.description.contains("postgres://latchkey@127.0.0.1:9/latchkey") == true
             }
-            #expect(ContinuousClock.now - started < .seconds(15))
         }
     }
 }
