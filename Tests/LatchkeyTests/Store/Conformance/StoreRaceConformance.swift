@@ -26,7 +26,8 @@ import Testing
             let secret = ServerSecret(material: Data(repeating: 5, count: 32))
             let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true)
             let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: "p")
-            let finisher = SignInFinisher(minter: SessionMinter(tokens: tokens, secret: secret))
+            let minter = SessionMinter(tokens: tokens, secret: secret)
+            let finisher = SignInFinisher(minter: minter)
             let limiter = RateLimiter(limits: limits, secret: secret, store: store, clock: clock)
             defer { withExtendedLifetime(opened) {} }
             try await body(
@@ -36,7 +37,7 @@ import Testing
                         passwords: PasswordAccounts(
                             store: store, hasher: PasswordHasher(cost: 4), clock: clock, finisher: finisher, enumerationProtection: false,
                             limiter: limiter),
-                        refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: SessionMinter(tokens: tokens, secret: secret)),
+                        refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter),
                         limiter: limiter))
         }
     }
