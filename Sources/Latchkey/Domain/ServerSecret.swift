@@ -22,10 +22,11 @@ package struct ServerSecret: Sendable {
         case rateLimitSubject = "latchkey rate limit subject v1"
     }
 
-    private let linkCodeKey: SymmetricKey
-    private let refreshTokenKey: SymmetricKey
+    /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
+    private let linkCodeMAC: HMAC<SHA256>
+    private let refreshTokenMAC: HMAC<SHA256>
     private let sealingKey: SymmetricKey
-    private let rateLimitKey: SymmetricKey
+    private let rateLimitMAC: HMAC<SHA256>
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -33,21 +34,22 @@ package struct ServerSecret: Sendable {
         func derive(_ purpose: KeyInfo) -> SymmetricKey {
             HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
         }
-        linkCodeKey = derive(.linkCode)
-        refreshTokenKey = derive(.refreshToken)
+        linkCodeMAC = HMAC(key: derive(.linkCode))
+        refreshTokenMAC = HMAC(key: derive(.refreshToken))
         sealingKey = derive(.outboxSealing)
-        rateLimitKey = derive(.rateLimitSubject)
+        rateLimitMAC = HMAC(key: derive(.rateLimitSubject))
     }
 
     /// The keyed hash stored in place of a code or token.
     package func hash(_ token: String, for purpose: HashPurpose) -> Data {
-        let key =
+        var mac =
             switch purpose {
-            case .linkCode: linkCodeKey
-            case .refreshToken: refreshTokenKey
-            case .rateLimitSubject: rateLimitKey
+            case .linkCode: linkCodeMAC
+            case .refreshToken: refreshTokenMAC
+            case .rateLimitSubject: rateLimitMAC
             }
-        return Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key))
+        mac.update(data: Data(token.utf8))
+        return Data(mac.finalize())
     }
 
     /// Encrypts a queued message, which holds a live sign-in link, for its time in the database.
@@ -65,14 +67,14 @@ package struct ServerSecret: Sendable {
         randomBytes(bytes).base64URLEncoded()
     }
 
-    /// `count` bytes from the system CSPRNG, eight per draw (each draw is a `getrandom` call on Linux).
+    /// `count` bytes from the kernel's CSPRNG in one `getrandom` call (glibc's `arc4random_buf`), where the standard
+    /// library's generator makes a call per eight bytes: tokens and ids are drawn on the store's writer thread.
     static func randomBytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = Data(capacity: count + 8)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        var bytes = Data(count: count)
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
         }
-        return bytes.prefix(count)
+        return bytes
     }
 }
 

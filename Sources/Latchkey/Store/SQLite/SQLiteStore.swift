@@ -36,8 +36,13 @@ package struct SQLiteStore: Store {
             }
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
-        // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
+        // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`. A batch runs every
+        // caller in its own savepoint, whose journal outgrows SQLite's in-memory default and would spill into a
+        // temporary file, written and unlinked per batch: keep it in memory.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         applied = try Self.migrate(pool, path: path)
         self.path = url.path
         writer = pool
