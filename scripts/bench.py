@@ -153,14 +153,16 @@ class CPUMeter:
     def cores(self, settle=None):
         """server (all of them), wrk (or pgbench), postgres (with one) and other cores since the meter was made.
 
-        `settle` runs after the interval ends and before the CPU is read, for time that shows only later: the
-        backends of a pgbench run exit with it, and their time reaches the postmaster's once it has reaped them.
+        `settle` runs once the interval's end is read, and PostgreSQL's count is read again after it, for time that
+        shows only later: the backends of a pgbench run exit with it, and their time reaches the postmaster's once it
+        has reaped them.
         """
-        ended = time.monotonic()
+        end = self.snapshot()
         if settle:
             settle()
-        (t0, server0, wrk0, machine0, database0), (_, server1, wrk1, machine1, database1) = self.start, self.snapshot()
-        elapsed = ended - t0
+            end = (*end[:4], self.postgres.cpu_seconds())  # only PostgreSQL's count grows meanwhile
+        (t0, server0, wrk0, machine0, database0), (t1, server1, wrk1, machine1, database1) = self.start, end
+        elapsed = t1 - t0
         server, wrk, database = (server1 - server0) / elapsed, (wrk1 - wrk0) / elapsed, (database1 - database0) / elapsed
         cores = {"server": round(server, 2), "wrk": round(wrk, 2)}
         if self.postgres:
@@ -221,6 +223,9 @@ class Server:
                 "apiKeyRequestsPerMinute": 10_000_000,
             },
         }
+        if bench.arguments.client_addresses > 1:
+            # wrk names each request's client in X-Forwarded-For (common.lua); the server believes its loopback peer.
+            self.config["server"]["trustedProxies"] = ["127.0.0.1/32"]
         self.config_path.write_text(json.dumps(self.config, indent=2))
 
     def start(self, initialize=True):
@@ -669,6 +674,7 @@ class Bench:
         environment.update(
             BENCH_LUA=str(LUA), BENCH_DIR=str(self.directory), BENCH_API_KEY=API_KEY, BENCH_THREADS=str(threads),
             BENCH_ADMIN_TOKEN=self.admin_token, BENCH_CONTINUE_URL=CONTINUE_URL, BENCH_THREAD_OFFSET=str(offset),
+            BENCH_CLIENT_ADDRESSES=str(self.arguments.client_addresses),
         )
         environment.update({f"BENCH_{k.upper()}": str(v) for k, v in variables.items()})
         command = [
@@ -1130,7 +1136,9 @@ class Bench:
                 name = f"{kind}, {count} {plural}"
                 self.say(name)
                 result = self.attempt(name, lambda: body(name))
-                result.update(kind=kind, instances=count)
+                # How many of the pools' connections the load opened: fewer than pgbench's clients wait on the database.
+                opened = self.postgres.psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'")
+                result.update(kind=kind, instances=count, database_connections=int(opened[0]))
                 if kind == "send" and "sealed_letter_bytes" not in self.facts:
                     size = self.postgres.psql("SELECT coalesce(round(avg(length(sealed_message))), 0) FROM outbox", database=database)
                     self.facts["sealed_letter_bytes"] = int(float(size[0]))
@@ -1191,16 +1199,18 @@ class Bench:
         """pgbench's -D variables: the rate-limit windows and everything else the server's configuration decides."""
         limits = config["rateLimits"]
         send_ip, complete_ip = limits["sendPerIP"][0], limits["completePerIP"][0]
-        subject = secrets.token_urlsafe(32)  # the client's hashed subject: one key every request counts under, as wrk's
+        # A client's counter key is subject, client number, rule: as long as Latchkey's hashed subject and rule.
+        subject = secrets.token_urlsafe(30)
         variables = {
             "ip": "127.0.0.1", "continue_url": CONTINUE_URL, "code_lifetime": config["emailLink"]["codeLifetimeSeconds"],
             "letter": "\\x" + secrets.token_hex(self.facts.get("sealed_letter_bytes") or DEFAULT_LETTER_BYTES),
+            "addresses": self.arguments.client_addresses,
         }
         for index, (limit, seconds) in enumerate(SEND_PER_EMAIL_WINDOWS, start=1):
             variables.update({f"email_limit_{index}": limit, f"email_window_{index}": seconds, f"email_suffix_{index}": f":sendPerEmail:{seconds}"})
         return variables | {
-            "send_ip_counter": f"{subject}:sendPerIP:{send_ip['windowSeconds']}", "send_ip_window": send_ip["windowSeconds"],
-            "send_ip_limit": send_ip["limit"], "complete_ip_counter": f"{subject}:completePerIP:{complete_ip['windowSeconds']}",
+            "send_ip_subject": subject, "send_ip_suffix": f":sendPerIP:{send_ip['windowSeconds']}", "send_ip_window": send_ip["windowSeconds"],
+            "send_ip_limit": send_ip["limit"], "complete_ip_subject": subject, "complete_ip_suffix": f":completePerIP:{complete_ip['windowSeconds']}",
             "complete_ip_window": complete_ip["windowSeconds"], "complete_ip_limit": complete_ip["limit"],
         }
 
@@ -1223,7 +1233,7 @@ class Bench:
         for old in self.directory.glob(f"{prefix.name}.*"):
             old.unlink()
         # Each script names its own client counter: the send's and the completion's per-IP variables are passed as
-        # ip_counter, ip_window and ip_limit.
+        # ip_subject, ip_suffix, ip_window and ip_limit.
         chosen = {name: value for name, value in variables.items() if not name.startswith(("send_ip_", "complete_ip_"))}
         chosen.update({name.split("_", 1)[1]: value for name, value in variables.items() if name.startswith(f"{kind}_ip_")})
         command = [
@@ -1757,6 +1767,12 @@ def postgres_markdown(results, facts, command):
     counts = sorted({r["instances"] for r in results if "instances" in r})
     ceilings = {r["kind"]: r for r in results if r["scenario"].startswith("pgbench ceiling") and r["status"] == "ok"}
     pools = ", ".join(f"{size} with {count} instance{'s' if count > 1 else ''}" for count, size in facts["pool_sizes"].items())
+    addresses = facts.get("client_addresses", 1)
+    clients = ("all load comes from 127.0.0.1, so every send counts in one per-IP row, as does every completion, in Latchkey and "
+               "in pgbench alike" if addresses == 1 else
+               f"each request names one of {addresses:,} client addresses at random in X-Forwarded-For, which the instances "
+               f"believe from 127.0.0.1 (server.trustedProxies), and pgbench counts each transaction under one of {addresses:,} "
+               "per-IP keys at random")
     lines = [
         f"Run of {facts['date']}, latchkey {m['latchkey']}, repository at {m['commit']}: `{command}`",
         "",
@@ -1767,13 +1783,15 @@ def postgres_markdown(results, facts, command):
         f"TCP; this run added {', '.join(f'{k}={v}' for k, v in database['options'].items())}), read back with SHOW: "
         + ", ".join(f"{name} {value}" for name, value in shown.items() if name != "server_version") + ".",
         "",
-        f"Latchkey: storage.kind postgres, storage.postgres.poolSize {pools} (each instance's share of wrk's "
-        f"{facts['connections']} connections, so the database serves as many transactions at once as pgbench's clients), "
+        f"Latchkey: storage.kind postgres, storage.postgres.poolSize {pools} "
+        + ("(--pool-size), " if facts.get("pool_size_option") else
+           f"(each instance's share of wrk's {facts['connections']} connections, so the database serves as many transactions "
+           "at once as pgbench's clients), ") +
         "tls disable; one fresh database per instance count, shared by its instances with one server secret and one set of "
         "signing keys (`latchkey init` once per database); log level "
         f"{facts['log_level']}; outbox paused (mail.workers 0). Rate limits as in the SQLite runs (the default windows, the per-IP "
-        "limits raised out of reach; all load comes from 127.0.0.1, so every send counts in one per-IP row, as does every "
-        f"completion). wrk: {facts['connections']} connections in all, loopback, {facts['warmup']} s warm-up, then a CHECKPOINT, "
+        f"limits raised out of reach; {clients}). wrk: {facts['connections']} connections in all, loopback, {facts['warmup']} s warm-up, "
+        "then a CHECKPOINT, "
         f"then {facts['duration']} s measured per scenario; with several instances one wrk process per instance (one thread, its "
         "share of the connections), all at once, requests/s summed and p50/p99 of all requests together computed from each "
         "process's latency distribution (percentiles every 0.5%, merged by request count; per-instance figures below).",
@@ -1817,6 +1835,10 @@ def postgres_markdown(results, facts, command):
                 continue
             change = f"{rates[-1] / rates[0] * 100:.0f}%" if rates[0] and rates[-1] else "–"
             lines.append(f"| {kind} | " + " | ".join(f"{rate:,.0f}/s" if rate else "–" for rate in rates) + f" | {change} |")
+    opened = [r for r in results if r.get("database_connections") is not None and r["status"] == "ok"]
+    if opened:
+        lines += ["", "Connections the instances held to the database after each run (pgbench: one per client): "
+                  + "; ".join(f"{r['kind']}, {r['instances']}: {r['database_connections']}" for r in opened) + "."]
     several = [r for r in results if r.get("per_instance")]
     if several:
         lines += ["", "Per instance, with several (requests/s, p50 / p99 ms):", ""]
@@ -1886,6 +1908,10 @@ def main():
     parser.add_argument("--instances", default="1", help="--store postgres: comma-separated instance counts, one run each (say 1,2)")
     parser.add_argument("--pool-size", type=int, help="--store postgres: storage.postgres.poolSize of each instance (default: "
                                                       "--connections divided by the instance count)")
+    parser.add_argument("--client-addresses", type=int, default=1, metavar="N",
+                        help="--store postgres: spread requests over N client addresses (X-Forwarded-For from a trusted "
+                             "127.0.0.1, and N per-IP counter keys in pgbench) instead of all from 127.0.0.1, whose one per-IP "
+                             "counter row every send and completion then waits for (default 1)")
     parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
                         help="--store postgres: a server setting on top of scripts/postgres's and the benchmark's fsync=on "
                              "(repeatable; say fsync=off or shared_buffers=1GB)")
@@ -1899,8 +1925,10 @@ def main():
     if not instance_counts or min(instance_counts) < 1 or max(instance_counts) > arguments.connections:
         parser.error("--instances: each count from 1 to --connections")
     postgres = arguments.store == "postgres"
-    if not postgres and (instance_counts != [1] or arguments.pool_size or arguments.pg_setting):
-        parser.error("--instances, --pool-size and --pg-setting go with --store postgres (SQLite is one process on one file)")
+    if not postgres and (instance_counts != [1] or arguments.pool_size or arguments.pg_setting or arguments.client_addresses != 1):
+        parser.error("--instances, --pool-size, --pg-setting and --client-addresses go with --store postgres")
+    if not 1 <= arguments.client_addresses <= 1 << 24:
+        parser.error("--client-addresses is from 1 to 16777216 (10.0.0.0/8)")
     if postgres and (arguments.growth or arguments.safe or arguments.es256):
         parser.error("--growth, --safe and --es256 measure the SQLite store; leave them out with --store postgres")
     if any("=" not in setting for setting in arguments.pg_setting):
@@ -1945,6 +1973,7 @@ def main():
     facts.update(date=started.strftime("%Y-%m-%d %H:%M UTC"), duration=arguments.duration, warmup=arguments.warmup,
                  connections=arguments.connections, threads=THREADS, log_level=arguments.log_level)
     if postgres:
+        facts.update(client_addresses=arguments.client_addresses, pool_size_option=arguments.pool_size)
         report = postgres_markdown(bench.results, facts, command)
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / f"{stem}-postgres.json").write_text(json.dumps({"command": command, "facts": facts, "results": bench.results}, indent=2) + "\n")

@@ -15,6 +15,10 @@ local queue_name = os.getenv("BENCH_QUEUE") -- input queue of this run, if any
 local thread_offset = tonumber(os.getenv("BENCH_THREAD_OFFSET") or "0")
 -- Where done() writes the latency distribution, so bench.py can merge several wrk processes' percentiles.
 local percentiles_path = os.getenv("BENCH_PERCENTILES")
+-- Above 1, each request names one of this many client addresses in X-Forwarded-For (the server trusts 127.0.0.1 as
+-- its proxy), so the per-IP rate-limit counters spread as a real population's do instead of all meeting in one row.
+local client_addresses = tonumber(os.getenv("BENCH_CLIENT_ADDRESSES") or "1")
+local seeded = false
 
 non2xx = 0 -- answers outside 200...299: a single one fails the scenario
 exhausted = 0 -- requests wanted after this thread's queue ran dry: too few codes were generated
@@ -26,6 +30,19 @@ local threads = {}
 function setup(thread)
     table.insert(threads, thread)
     thread:set("id", thread_offset + #threads)
+end
+
+-- `headers` with the client address of the request about to be made, when the run spreads them.
+function common.client(headers)
+    if client_addresses > 1 then
+        if not seeded then
+            math.randomseed(os.time() * 100 + id)
+            seeded = true
+        end
+        local n = math.random(client_addresses)
+        headers["X-Forwarded-For"] = "10." .. math.floor(n / 65536) % 256 .. "." .. math.floor(n / 256) % 256 .. "." .. n % 256
+    end
+    return headers
 end
 
 -- Counts a non-2xx answer and keeps the first one; true for a 2xx.

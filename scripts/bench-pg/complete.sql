@@ -13,15 +13,17 @@
 -- no planted code left fails on \gset ("expected one row"), so running dry is an error, never silent work. The
 -- looked-up row's columns come back as p_* variables, as Latchkey decodes them. Account ids, session ids and
 -- refresh-token hashes are made from pgbench's hash() of the number: random order, as Latchkey's random ones; the
--- session id starts with the time in hex milliseconds, as SessionRecord.makeID's does. -D variables from
--- scripts/bench.py: base, clients, k (0), ip_counter, ip_window, ip_limit, ip.
+-- session id starts with the time in hex milliseconds, as SessionRecord.makeID's does. The client is one of
+-- `addresses` (ipn), its counter key ip_subject, ipn, ip_suffix, as in send.sql. -D variables from scripts/bench.py:
+-- base, clients, k (0), addresses, ip_subject, ip_suffix, ip_window, ip_limit, ip.
 \set i :base + :client_id + :clients * :k
 \set k :k + 1
 \set a hash(:i, 1)
 \set t hash(:i, 2)
+\set ipn random(1, :addresses)
 BEGIN;
 INSERT INTO rate_counters (key, window_start, count, expires_at)
-VALUES (:ip_counter, extract(epoch from now())::bigint, 1, extract(epoch from now())::bigint + :ip_window)
+VALUES (:ip_subject::text || :ipn || :ip_suffix, extract(epoch from now())::bigint, 1, extract(epoch from now())::bigint + :ip_window)
 ON CONFLICT (key) DO UPDATE SET
     count = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
     window_start = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.window_start

@@ -8,13 +8,15 @@
 -- What Latchkey computes before its statements is made here from pgbench's random variable r with cheap SQL: a new
 -- address ('s' || r), the code's keyed hash (sha256 of c, a hash of r) and the address's rate-limit key (sha256 of
 -- r), the clock (now(), the transaction's start, as the service reads its clock once per send). The client is one
--- address, as under wrk, so its counter is one row every send updates. scripts/bench.py passes the rest with -D:
--- ip_counter (the client's counter key, a hashed subject as Latchkey's), ip (the address audited), letter (a sealed
--- letter of the size Latchkey stored, as bytea text), continue_url, code_lifetime, and each window's key suffix,
--- length and limit (email_suffix_N, email_window_N, email_limit_N for the address's three, ip_window and ip_limit for
--- the client's). Key suffixes come as variables because pgbench would read ':name' inside a literal as a variable.
+-- of `addresses` (ipn), as under wrk: with 1, its counter is one row every send updates. scripts/bench.py passes the
+-- rest with -D: ip_subject and ip_suffix (the client's counter key is subject, ipn, suffix: as long as Latchkey's
+-- hashed subject and rule), ip (the address audited), letter (a sealed letter of the size Latchkey stored, as bytea
+-- text), continue_url, code_lifetime, and each window's key suffix, length and limit (email_suffix_N, email_window_N,
+-- email_limit_N for the address's three, ip_window and ip_limit for the client's). Key suffixes come as variables
+-- because pgbench would read ':name' inside a literal as a variable.
 \set r random(1, 9000000000000000000)
 \set c hash(:r, 3)
+\set ipn random(1, :addresses)
 BEGIN;
 INSERT INTO rate_counters (key, window_start, count, expires_at)
 VALUES (encode(sha256(int8send(:r)), 'base64') || :email_suffix_1, extract(epoch from now())::bigint, 1,
@@ -47,7 +49,7 @@ ON CONFLICT (key) DO UPDATE SET
 WHERE rate_counters.expires_at <= excluded.window_start OR rate_counters.count < :email_limit_3
 RETURNING count, expires_at;
 INSERT INTO rate_counters (key, window_start, count, expires_at)
-VALUES (:ip_counter, extract(epoch from now())::bigint, 1, extract(epoch from now())::bigint + :ip_window)
+VALUES (:ip_subject::text || :ipn || :ip_suffix, extract(epoch from now())::bigint, 1, extract(epoch from now())::bigint + :ip_window)
 ON CONFLICT (key) DO UPDATE SET
     count = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
     window_start = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.window_start
