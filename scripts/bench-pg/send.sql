@@ -67,5 +67,6 @@ DELETE FROM pending_requests WHERE id IN (
     SELECT id FROM pending_requests WHERE email = 's' || :r || '@example.com' AND used_at IS NULL
     ORDER BY created_at DESC, id DESC OFFSET 5);
 INSERT INTO outbox (recipient, format, sealed_message, created_at, next_attempt_at)
-VALUES ('s' || :r || '@example.com', 'sign-in', :letter, extract(epoch from now()), extract(epoch from now()));
+VALUES ('s' || :r || '@example.com', 'sign-in', :letter, extract(epoch from now()),
+    LEAST(extract(epoch from now())::float8, extract(epoch FROM clock_timestamp())::float8));
 COMMIT;
