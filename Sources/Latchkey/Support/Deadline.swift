@@ -1,9 +1,9 @@
 import Foundation
 
 /// The time `withDeadline` allowed ran out.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    let seconds: Int
-    var description: String { "no answer within \(seconds) s" }
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    package let seconds: Int
+    package var description: String { "no answer within \(seconds) s" }
 }
 
 /// Runs `body`, throwing `DeadlineExceeded` (and cancelling it) when it takes longer than `seconds`.
@@ -11,7 +11,7 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// The caller gets its answer at the deadline even when `body` does not end on cancellation: a task group would wait
 /// for it, and postgres-nio's `withConnection` can stay suspended past its cancellation when PostgreSQL goes away under
 /// it (a request in flight then hung for good). Such a body is left to end when it does; its result is dropped.
-func withDeadline<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+package func withDeadline<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let outcome = FirstOutcome<T>()
     let work = Task {
         do { outcome.resume(with: .success(try await body())) } catch { outcome.resume(with: .failure(error)) }
