@@ -27,7 +27,7 @@ extension JSONWebKeySet.Key {
             self.init(
                 kty: "RSA", alg: "RS256", kid: key.id, n: primitives.modulus.base64URLEncoded(), e: primitives.publicExponent.base64URLEncoded())
         case .p256(let p256):
-            guard let point = p256.parameters else { throw SigningKey.OpeningFailure(description: "key \(key.id) has no public point") }
+            guard let point = p256.parameters else { throw SigningKey.Failure(description: "key \(key.id) has no public point") }
             self.init(kty: "EC", alg: "ES256", kid: key.id, crv: "P-256", x: point.x, y: point.y)
         }
     }

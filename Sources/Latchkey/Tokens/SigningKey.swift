@@ -12,8 +12,8 @@ package struct SigningKey: Sendable {
         case p256(ES256PrivateKey)
     }
 
-    /// Why a stored key cannot be used.
-    package struct OpeningFailure: Error, CustomStringConvertible {
+    /// Why a key cannot be made, stored or opened.
+    package struct Failure: Error, CustomStringConvertible {
         package let description: String
     }
 
@@ -52,7 +52,7 @@ package struct SigningKey: Sendable {
             case .rs256: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
             case .es256: P256.Signing.PrivateKey().pemRepresentation
             }
-        guard let key = SigningKey(pem: pem) else { throw OpeningFailure(description: "a new \(algorithm.rawValue) key could not be read back") }
+        guard let key = SigningKey(pem: pem) else { throw Failure(description: "a new \(algorithm.rawValue) key could not be read back") }
         return key
     }
 
@@ -63,19 +63,23 @@ package struct SigningKey: Sendable {
         do {
             opened = try secret.open(record.sealedPrivateKey, for: .signingKey)
         } catch {
-            throw OpeningFailure(
+            throw Failure(
                 description: "signing key \(record.id) cannot be opened with this server secret (every instance must share security.serverSecret)")
         }
         guard let key = SigningKey(pem: String(decoding: opened, as: UTF8.self)), key.id == record.id, key.algorithm == record.algorithm else {
-            throw OpeningFailure(description: "signing key \(record.id) holds another key than its id names")
+            throw Failure(description: "signing key \(record.id) holds another key than its id names")
         }
         self = key
     }
 
     /// The key as the store keeps it, its private half sealed under `secret`.
+    ///
+    /// The activation is kept in whole seconds, rounded down, as JWT times are: a fractional Unix time does not always
+    /// survive the trip through the store to the same `Date`, and a key made active "now" must be active at that very
+    /// `now`. The creation time keeps its fraction, so that of two keys activating in one second the later one signs.
     package func sealed(with secret: ServerSecret, createdAt: Date, activatesAt: Date) throws -> SigningKeyRecord {
         SigningKeyRecord(
             id: id, algorithm: algorithm, sealedPrivateKey: try secret.seal(Array(pem.utf8), for: .signingKey), createdAt: createdAt,
-            activatesAt: activatesAt)
+            activatesAt: activatesAt.wholeSeconds)
     }
 }

@@ -21,7 +21,7 @@ package struct SigningKeyVault: Sendable {
     package func rotate(_ algorithm: TokenConfiguration.Algorithm, delay: TimeInterval, now: Date) async throws -> SigningKeyRecord {
         let record = try SigningKey.generate(algorithm).sealed(with: secret, createdAt: now, activatesAt: now.addingTimeInterval(delay))
         guard try await store.write({ try await $0.addSigningKey(record) }) else {
-            throw SigningKey.OpeningFailure(description: "a new signing key clashed with stored key \(record.id)")
+            throw SigningKey.Failure(description: "a new signing key clashed with stored key \(record.id)")
         }
         return record
     }

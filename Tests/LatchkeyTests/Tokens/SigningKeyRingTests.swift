@@ -19,7 +19,8 @@ import Testing
             return (ring, TokenIssuer(keys: ring, configuration: configuration, projectID: "p"))
         }
 
-        /// A key rotated a quarter second after the last one, signing `delay` seconds later.
+        /// A key rotated a quarter second after the last one, signing `delay` seconds later (in whole seconds: the
+        /// activation is rounded down).
         func rotate(delay: TimeInterval) async throws -> SigningKeyRecord {
             clock.advance(by: 0.25)
             return try await vault.rotate(.es256, delay: delay, now: clock.now)
@@ -72,16 +73,16 @@ import Testing
             let (ring, tokens) = try await keys.instance()
             let next = try await keys.rotate(delay: 60)
             try await ring.reload()
-            keys.clock.advance(by: 59.75)
+            keys.clock.advance(by: 59.5)
             let oldToken = try keys.token(from: tokens)
             #expect(try keyID(of: oldToken) == first.id)
             keys.clock.advance(by: 0.5)
             #expect(try keys.signer(of: tokens) == next.id)
             // Retired: an ID token it signed a moment ago may live a day.
-            keys.clock.advance(by: 86_399)
+            keys.clock.advance(by: 86_399.5)
             #expect(keys.published(by: tokens) == [first.id, next.id])
             #expect(try await tokens.verifyIDToken(oldToken).userID == "acct")
-            keys.clock.advance(by: 0.75)
+            keys.clock.advance(by: 0.25)
             #expect(keys.published(by: tokens) == [next.id])
             try await ring.reload()
             #expect(keys.published(by: tokens) == [next.id])

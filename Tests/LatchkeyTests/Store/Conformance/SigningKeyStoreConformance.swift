@@ -34,7 +34,7 @@ import Testing
             let stored = try #require(try await store.read { try await $0.signingKeys() }.first)
             #expect(try SigningKey(opening: stored, with: Self.secret).pem == key.pem)
             let other = ServerSecret(material: Data(repeating: 5, count: 32))
-            #expect(throws: SigningKey.OpeningFailure.self) { try SigningKey(opening: stored, with: other) }
+            #expect(throws: SigningKey.Failure.self) { try SigningKey(opening: stored, with: other) }
         }
     }
 
