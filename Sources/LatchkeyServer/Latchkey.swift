@@ -11,10 +11,7 @@ struct LatchkeyCommand: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "Self-hosted email-link sign-in, speaking Firebase's Identity Toolkit API.",
         version: Release.version,
-        subcommands: [
-            Serve.self, InitCommand.self, CheckConfig.self, KeysCommand.self, OutboxCommand.self, MigrateCommand.self, AuditCommand.self,
-            SweepCommand.self, CopyCommand.self,
-        ],
+        subcommands: [Serve.self, InitCommand.self, CheckConfig.self, OutboxCommand.self, MigrateCommand.self, AuditCommand.self, SweepCommand.self],
         defaultSubcommand: Serve.self
     )
 }
