@@ -19,8 +19,14 @@ With --growth, instead: send, complete and refresh on the empty database; then t
 completed sign-ins and --refreshes refreshes (rows written straight into the schema the binary migrated), its size,
 `latchkey sweep` (retention), its size again, and send, complete and refresh once more, as a share of the empty rates.
 
+With --store postgres, instead: a throwaway PostgreSQL server (scripts/postgres, fsync on), and for each count of
+--instances a fresh database that many instances share (one server secret, one set of signing keys), loaded with
+send, complete and refresh by one wrk process per instance at once (no proxy to take CPU); then pgbench's ceiling:
+scripts/bench-pg/send.sql and complete.sql, exactly the statements of one send and one completion as PostgresStore
+runs them, at wrk's client count on another fresh database. Latchkey is reported as a share of that ceiling.
+
 Every non-2xx answer, socket error or timeout fails its scenario, and any failure makes the exit status non-zero.
-Results go to bench/results/ as JSON and markdown; a run of every scenario also updates BENCHMARKS.md.
+Results go to bench/results/ as JSON and markdown; a run of every SQLite scenario also updates BENCHMARKS.md.
 """
 
 import argparse
@@ -51,6 +57,8 @@ REPO = Path(__file__).resolve().parents[1]
 BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build-release" / "release" / "latchkey"))
 STORE_BENCH = Path(os.environ.get("LATCHKEY_STORE_BENCH_BIN", REPO / ".build-release" / "release" / "latchkey-store-bench"))
 LUA = REPO / "scripts" / "bench-lua"
+PGBENCH_SCRIPTS = REPO / "scripts" / "bench-pg"
+POSTGRES_SCRIPT = REPO / "scripts" / "postgres"
 RESULTS = REPO / "bench" / "results"
 BENCHMARKS = REPO / "BENCHMARKS.md"
 SMTP_SINK = "/usr/sbin/smtp-sink"
@@ -81,6 +89,15 @@ TARGETS = [
 ]
 GROWTH_TARGET = 90  # % of the empty database's rate that send, complete and refresh keep after growth (issue #15)
 
+# --store postgres: Latchkey's scenarios on PostgreSQL, and pgbench's ceiling for a send and a completion.
+POSTGRES_SCENARIOS = ("send", "complete", "refresh", "ceiling")
+POSTGRES_PREREQUISITES = {"refresh": ("complete",)}
+POSTGRES_CEILING_AIM = 60  # % of pgbench's ceiling Latchkey aims for (issue #16)
+# RateLimits.standard's per-address send windows (limit, seconds), which the benchmark's configuration keeps.
+SEND_PER_EMAIL_WINDOWS = ((1, 60), (5, 3600), (20, 86_400))
+PGBENCH_WARMUP_RATE = 5000  # completions per second the warm-up's planted codes are made for; its real rate sizes the rest
+DEFAULT_LETTER_BYTES = 400  # a sealed letter's size when no send ran to measure it
+
 
 class BenchError(Exception):
     """A problem that stops the whole benchmark (the server does not start, a tool is missing)."""
@@ -96,22 +113,27 @@ def free_port():
 
 
 class CPUMeter:
-    """CPU cores used during an interval by the server, by wrk (the only child that ends in it) and by everything else.
+    """CPU cores used during an interval by the servers, by wrk or pgbench (the only children that end in it), by
+    PostgreSQL when one is given, and by everything else.
 
     The machine may be shared: "other" shows how much of it something else took while a scenario ran.
     """
 
     TICKS = os.sysconf("SC_CLK_TCK")
 
-    def __init__(self, pid):
-        self.pid = pid
+    def __init__(self, *pids, postgres=None):
+        self.pids = pids
+        self.postgres = postgres
         self.start = self.snapshot()
         self.io_start = self.io()
 
     def io(self):
-        """The server's write calls and bytes written so far (/proc/PID/io: syscw, wchar): database files and sockets."""
-        fields = dict(line.split(": ") for line in Path(f"/proc/{self.pid}/io").read_text().splitlines())
-        return int(fields["syscw"]), int(fields["wchar"])
+        """The servers' write calls and bytes written so far (/proc/PID/io: syscw, wchar): database files and sockets."""
+        calls = written = 0
+        for pid in self.pids:
+            fields = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+            calls, written = calls + int(fields["syscw"]), written + int(fields["wchar"])
+        return calls, written
 
     def writes(self, requests):
         """Write calls and kilobytes per request since the meter was made: WAL frames, checkpoints and the answers."""
@@ -121,25 +143,44 @@ class CPUMeter:
         return {"calls": round((calls1 - calls0) / requests, 1), "kb": round((bytes1 - bytes0) / requests / 1024, 1)}
 
     def snapshot(self):
-        stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        server = (int(stat[11]) + int(stat[12])) / self.TICKS  # utime, stime
+        server = sum(sum(process_times(pid)[:2]) for pid in self.pids) / self.TICKS  # utime, stime
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
         machine = (sum(fields[:8]) - fields[3] - fields[4]) / self.TICKS  # all but idle and iowait, without guest
-        return time.monotonic(), server, children.ru_utime + children.ru_stime, machine
+        database = self.postgres.cpu_seconds() if self.postgres else 0.0
+        return time.monotonic(), server, children.ru_utime + children.ru_stime, machine, database
 
-    def cores(self):
-        """server, wrk and other cores since the meter was made."""
-        (t0, server0, wrk0, machine0), (t1, server1, wrk1, machine1) = self.start, self.snapshot()
+    def cores(self, settle=None):
+        """server (all of them), wrk (or pgbench), postgres (with one) and other cores since the meter was made.
+
+        `settle` runs once the interval's end is read, and PostgreSQL's count is read again after it, for time that
+        shows only later: the backends of a pgbench run exit with it, and their time reaches the postmaster's once it
+        has reaped them.
+        """
+        end = self.snapshot()
+        if settle:
+            settle()
+            end = (*end[:4], self.postgres.cpu_seconds())  # only PostgreSQL's count grows meanwhile
+        (t0, server0, wrk0, machine0, database0), (t1, server1, wrk1, machine1, database1) = self.start, end
         elapsed = t1 - t0
-        server, wrk = (server1 - server0) / elapsed, (wrk1 - wrk0) / elapsed
-        return {"server": round(server, 2), "wrk": round(wrk, 2), "other": round(max(0.0, (machine1 - machine0) / elapsed - server - wrk), 2)}
+        server, wrk, database = (server1 - server0) / elapsed, (wrk1 - wrk0) / elapsed, (database1 - database0) / elapsed
+        cores = {"server": round(server, 2), "wrk": round(wrk, 2)}
+        if self.postgres:
+            cores["postgres"] = round(database, 2)
+        cores["other"] = round(max(0.0, (machine1 - machine0) / elapsed - server - wrk - database), 2)
+        return cores
+
+
+def process_times(pid):
+    """utime, stime, cutime and cstime of a process, in clock ticks (/proc/PID/stat fields 14 to 17)."""
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(stat[11]), int(stat[12]), int(stat[13]), int(stat[14])
 
 
 class Server:
     """One latchkey process on the benchmark's directory; every start reuses the same database and keys."""
 
-    def __init__(self, bench, name, workers, smtp_port, algorithm=None, key_directory="keys", max_attempts=None):
+    def __init__(self, bench, name, workers, smtp_port, algorithm=None, key_directory="keys", max_attempts=None, storage=None):
         self.bench = bench
         self.name = name
         self.port = free_port()
@@ -147,9 +188,9 @@ class Server:
         self.config_path = bench.directory / f"{name}.json"
         self.log_path = bench.directory / f"{name}.log"
         self.process = None
-        storage = {"path": str(bench.database)}
+        sqlite = {"path": str(bench.database)}
         if bench.synchronous:
-            storage["synchronous"] = bench.synchronous
+            sqlite["synchronous"] = bench.synchronous
         tokens = {"keyDirectory": str(bench.directory / key_directory)}
         if algorithm:
             tokens["algorithm"] = algorithm
@@ -169,7 +210,7 @@ class Server:
             "templatesDirectory": str(REPO / "templates"),
             "openAPIDocument": str(REPO / "openapi.json"),
             "server": {"host": "127.0.0.1", "port": self.port},
-            "storage": {"sqlite": storage},
+            "storage": storage or {"sqlite": sqlite},
             # Long enough that no code generated before a run expires during it.
             "emailLink": {"codeLifetimeSeconds": 3600},
             "tokens": tokens,
@@ -182,15 +223,23 @@ class Server:
                 "apiKeyRequestsPerMinute": 10_000_000,
             },
         }
+        if bench.arguments.client_addresses > 1:
+            # wrk names each request's client in X-Forwarded-For (common.lua); the server believes its loopback peer.
+            self.config["server"]["trustedProxies"] = ["127.0.0.1/32"]
         self.config_path.write_text(json.dumps(self.config, indent=2))
 
-    def start(self):
-        """Starts the process and returns the seconds from spawning it to its first 200 on /readyz."""
-        # Production mode needs its secret and keys made first; builds before `latchkey init` made them at start-up.
-        subprocess.run(
-            [str(BINARY), "init", "--config", str(self.config_path)], cwd=self.bench.directory, env=self.bench.server_environment(),
-            stdin=subprocess.DEVNULL, capture_output=True,
-        )
+    def start(self, initialize=True):
+        """Starts the process and returns the seconds from spawning it to its first 200 on /readyz.
+
+        Instances sharing a PostgreSQL database start with initialize False: the benchmark runs `latchkey init` once
+        for the database (Bench.initialize).
+        """
+        if initialize:
+            # Production mode needs its secret and keys made first; builds before `latchkey init` made them at start-up.
+            subprocess.run(
+                [str(BINARY), "init", "--config", str(self.config_path)], cwd=self.bench.directory, env=self.bench.server_environment(),
+                stdin=subprocess.DEVNULL, capture_output=True,
+            )
         with open(self.log_path, "ab") as log:
             started = time.monotonic()
             self.process = subprocess.Popen(
@@ -269,6 +318,152 @@ class Server:
             return response.status, {"raw": data[:300].decode(errors="replace")}
 
 
+# --- PostgreSQL (--store postgres) --------------------------------------------------------------------------------
+
+
+class Postgres:
+    """The throwaway PostgreSQL server of --store postgres, started by scripts/postgres on a loopback port.
+
+    scripts/postgres starts the tests' server without fsync, since it holds nothing worth keeping. The benchmark
+    turns fsync back on (POSTGRES_OPTIONS, appended to its options), because the issue measures commits that reach
+    the disk: with fsync off, synchronous_commit on only waits for a write into the page cache. --pg-setting
+    overrides this or sets anything else; what is in force is read back with SHOW.
+    """
+
+    SHOWN = (
+        "server_version", "shared_buffers", "synchronous_commit", "fsync", "full_page_writes", "wal_level", "wal_sync_method",
+        "wal_buffers", "wal_writer_delay", "commit_delay", "max_wal_size", "checkpoint_timeout", "max_connections",
+        "default_transaction_isolation",
+    )
+
+    def __init__(self, settings):
+        # Outside the benchmark's directory (root's, mode 0700): the server runs as the postgres user, who must enter it.
+        self.directory = Path(tempfile.mkdtemp(prefix="latchkey-bench-pg-"))
+        self.port = free_port()
+        self.settings = settings
+        self.bin = postgres_bin()
+        self.postmaster = None
+
+    def start(self):
+        options = " ".join(f"-c {name}={value}" for name, value in self.settings.items())
+        result = subprocess.run(
+            [str(POSTGRES_SCRIPT), "start", str(self.directory), str(self.port)], env=dict(os.environ, POSTGRES_OPTIONS=options),
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180,
+        )
+        if result.returncode != 0:
+            log = self.directory / "server.log"
+            raise BenchError(f"scripts/postgres start failed: {result.stderr.strip()}\n{log.read_text()[-2000:] if log.exists() else ''}")
+        self.postmaster = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
+
+    def stop(self, keep=False):
+        """Stops the server (scripts/postgres stop, immediate: nothing in it is kept) and removes its directory."""
+        if self.postmaster is not None:
+            subprocess.run([str(POSTGRES_SCRIPT), "stop", str(self.directory)], stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+            self.postmaster = None
+        if not keep:
+            subprocess.run(["rm", "-rf", str(self.directory)], check=False)
+
+    def connection(self, database):
+        return ["-h", "127.0.0.1", "-p", str(self.port), "-U", "latchkey", "-d", database]
+
+    def psql(self, *statements, database="postgres"):
+        """Runs each statement with psql (the trusted role latchkey over TCP) and returns the unaligned output lines."""
+        command = [str(self.bin / "psql"), *self.connection(database), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"]
+        for statement in statements:
+            command += ["-c", statement]
+        result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)
+        if result.returncode != 0:
+            raise BenchError(f"psql failed on {statements[0][:100]!r}: {result.stderr.strip()}")
+        return result.stdout.splitlines()
+
+    def shown(self):
+        """The settings in force, as SHOW tells them (with their units)."""
+        return dict(zip(self.SHOWN, self.psql(*(f"SHOW {name}" for name in self.SHOWN))))
+
+    def wait_for_backends(self, database, timeout=10):
+        """Waits until no server process serves `database` any more (their titles name it) and none is left for the
+        postmaster to reap, so that their CPU has reached its cutime/cstime."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(
+            state == "Z" or title.startswith(f"postgres: latchkey {database} ") for state, title in self.children()
+        ):
+            time.sleep(0.05)
+
+    def children(self):
+        """(state, title) of the postmaster's child processes."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                if int(stat[1]) != self.postmaster:
+                    continue
+                title = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            found.append((stat[0], title))
+        return found
+
+    def cpu_seconds(self):
+        """CPU seconds every server process has used: the postmaster, its live children (backends, WAL writer,
+        checkpointer, autovacuum…) and the children it has reaped, whose time the kernel adds to its cutime/cstime."""
+        total = sum(process_times(self.postmaster))
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile; its time is in the postmaster's cutime/cstime
+            if int(stat[1]) == self.postmaster:
+                total += int(stat[11]) + int(stat[12])
+        return total / CPUMeter.TICKS
+
+
+def postgres_bin():
+    """The newest installed PostgreSQL's bin directory, the one scripts/postgres runs (psql and pgbench from the same)."""
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda path: [int(part) for part in re.findall(r"\d+", path.parent.name)])
+    if not candidates or not (candidates[-1] / "pgbench").exists():
+        raise BenchError("PostgreSQL or pgbench is not installed (scripts/bench installs postgresql and postgresql-contrib for --store postgres)")
+    return candidates[-1]
+
+
+class PgbenchRun:
+    """One pgbench run's numbers: its own count and rate, and latencies from its per-transaction log (-l)."""
+
+    def __init__(self, output, log_files, returncode):
+        self.output = output
+        self.returncode = returncode
+
+        def number(pattern, default=0.0):
+            match = re.search(pattern, output)
+            return float(match.group(1)) if match else default
+
+        self.requests = int(number(r"number of transactions actually processed: (\d+)"))
+        self.failed = int(number(r"number of failed transactions: (\d+)"))
+        self.rps = number(r"tps = ([\d.]+) \(without initial connection time\)")
+        histogram = {}
+        for path in log_files:
+            for line in path.read_text().splitlines():
+                fields = line.split()
+                if len(fields) > 2 and fields[2].isdigit():  # client, transaction, latency in µs (or "failed"), …
+                    histogram[int(fields[2])] = histogram.get(int(fields[2]), 0) + 1
+        self.p50_us, self.p99_us = histogram_percentile(histogram, 50), histogram_percentile(histogram, 99)
+        self.max_us = max(histogram, default=0)
+        self.exhausted = "expected one row, got 0" in output
+
+    def problem(self):
+        if self.exhausted:
+            return "a client ran out of planted codes (\\gset found no row)"
+        errors = [line for line in self.output.splitlines() if "error" in line.lower()]
+        if self.returncode != 0 or self.failed or errors:
+            return f"pgbench exited with {self.returncode}, {self.failed} failed transactions; {' '.join(errors)[:400]}"
+        if self.requests == 0:
+            return "no transaction completed"
+        return None
+
+
 # --- wrk ----------------------------------------------------------------------------------------------------------
 
 
@@ -283,7 +478,8 @@ class Run:
     def problem(self):
         """Why this run fails its scenario, or None."""
         if self.exhausted:
-            return f"ran out of pre-generated codes or tokens ({self.exhausted} requests wanted one)"
+            also = f"; also {self.errors} errors, first: {self.sample}" if self.errors else ""
+            return f"ran out of pre-generated codes or tokens ({self.exhausted} requests wanted one){also}"
         if self.errors:
             socket_errors = self.connect_errors + self.read_errors + self.write_errors
             first = f"; first: {self.sample}" if self.sample else ""
@@ -305,11 +501,89 @@ def scenario_result(name, run, baseline=None, **extra):
     }
     if baseline:
         result["vs_baseline"] = round(run.rps / baseline, 3)
+    if getattr(run, "parts", None):
+        result["per_instance"] = [
+            {"requests_per_second": round(part.rps, 1), "p50_ms": part.p50_us / 1000, "p99_ms": part.p99_us / 1000, "errors": part.errors}
+            for part in run.parts
+        ]
     result.update(extra)
     problem = run.problem()
     if problem:
         result.update(status="FAILED", reason=problem)
     return result
+
+
+def merge_runs(runs):
+    """One Run for wrk processes that ran at the same time (one per instance): requests and errors summed,
+    throughput the sum of each process's, the mean weighted by requests, and p50/p99 of all requests together from
+    the processes' latency distributions (merged_percentile), not an average of their percentiles."""
+    fields = ("requests", "connect_errors", "read_errors", "write_errors", "timeouts", "non2xx", "exhausted")
+    merged = {field: sum(getattr(run, field) for run in runs) for field in fields}
+    distributions = [(run.requests, run.distribution) for run in runs if run.requests and run.distribution]
+    total = sum(run.requests for run in runs)
+    merged.update(
+        duration_us=max(run.duration_us for run in runs), p50_us=merged_percentile(distributions, 50),
+        p99_us=merged_percentile(distributions, 99), max_us=max(run.max_us for run in runs),
+        mean_us=sum(run.mean_us * run.requests for run in runs) / total if total else 0,
+        sample=next((run.sample for run in runs if run.sample), ""),
+    )
+    run = Run(merged)
+    run.rps = sum(part.rps for part in runs)  # each process ran for its own -d, all at once
+    run.parts = runs
+    return run
+
+
+def merged_percentile(distributions, percent):
+    """The `percent` percentile of several processes' requests together, from each one's (requests, [(percent, µs)])
+    distribution as common.lua writes it: each process's share of requests at or below a latency is interpolated
+    linearly between its grid points (half a percent apart, finer above 99.5), the shares are weighted by requests,
+    and the latency where the total reaches `percent` is interpolated the same way. Exact at the grid's resolution."""
+    if not distributions:
+        return 0
+    total = sum(requests for requests, _ in distributions)
+
+    def share(points, latency):
+        """Percent of one process's requests at or below `latency`."""
+        below = [(p, value) for p, value in points if value <= latency]
+        above = next(((p, value) for p, value in points if value > latency), None)
+        if not below:
+            return 0.0
+        if above is None:
+            return 100.0
+        (p0, x0), (p1, x1) = below[-1], above
+        return p0 + (p1 - p0) * (latency - x0) / (x1 - x0)
+
+    previous = None
+    for latency in sorted({value for _, points in distributions for _, value in points}):
+        reached = sum(requests * share(points, latency) for requests, points in distributions) / total
+        if reached >= percent:
+            if previous is None or reached == previous[1]:
+                return latency
+            x0, p0 = previous
+            return round(x0 + (latency - x0) * (percent - p0) / (reached - p0))
+        previous = (latency, reached)
+    return max(value for _, points in distributions for _, value in points)
+
+
+def histogram_percentile(histogram, p):
+    """The percentile of {microseconds: count} by wrk's rule (stats_percentile), for pgbench's per-transaction log: the
+    first value whose running count reaches the rank."""
+    total = sum(histogram.values())
+    if not total:
+        return 0
+    rank, running = math.floor(p / 100 * total + 0.5 + 0.5), 0  # wrk: round(p / 100 * total + 0.5), C rounding half up
+    for value in sorted(histogram):
+        running += histogram[value]
+        if running >= rank:
+            return value
+    return max(histogram)
+
+
+def read_distribution(path):
+    """The "percent µs" lines common.lua's done() writes with BENCH_PERCENTILES, in order."""
+    if not path.exists():
+        return []
+    return [(float(p), int(float(value))) for p, value in (line.split() for line in path.read_text().splitlines())]
 
 
 # --- The benchmark ------------------------------------------------------------------------------------------------
@@ -328,6 +602,9 @@ class Bench:
         self.results = []
         self.facts = {}
         self.servers = []
+        # Files per queue of codes or tokens: one per wrk thread, numbered across wrk processes (several instances).
+        self.queue_threads = THREADS
+        self.postgres = None  # the throwaway PostgreSQL server of --store postgres
         self.started = datetime.datetime.now(datetime.timezone.utc)
         self.stem = self.started.strftime("%Y%m%dT%H%M%SZ")  # names every file of this run under bench/results/
 
@@ -388,37 +665,74 @@ class Bench:
 
     # --- Scenarios ------------------------------------------------------------------------------------------------
 
-    def start_wrk(self, server, script, seconds, **variables):
-        """wrk with one of scripts/bench-lua/, which reads its settings from BENCH_* variables."""
+    def start_wrk(self, server, script, seconds, threads=THREADS, connections=None, offset=0, **variables):
+        """wrk with one of scripts/bench-lua/, which reads its settings from BENCH_* variables.
+
+        `offset` numbers this process's threads after another's (BENCH_THREAD_OFFSET), when several run at once.
+        """
         environment = dict(os.environ)
         environment.update(
-            BENCH_LUA=str(LUA), BENCH_DIR=str(self.directory), BENCH_API_KEY=API_KEY, BENCH_THREADS=str(THREADS),
-            BENCH_ADMIN_TOKEN=self.admin_token, BENCH_CONTINUE_URL=CONTINUE_URL,
+            BENCH_LUA=str(LUA), BENCH_DIR=str(self.directory), BENCH_API_KEY=API_KEY, BENCH_THREADS=str(threads),
+            BENCH_ADMIN_TOKEN=self.admin_token, BENCH_CONTINUE_URL=CONTINUE_URL, BENCH_THREAD_OFFSET=str(offset),
+            BENCH_CLIENT_ADDRESSES=str(self.arguments.client_addresses),
         )
         environment.update({f"BENCH_{k.upper()}": str(v) for k, v in variables.items()})
         command = [
-            "wrk", f"-t{THREADS}", f"-c{self.arguments.connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LUA / script),
-            server.url,
+            "wrk", f"-t{threads}", f"-c{connections or self.arguments.connections}", f"-d{seconds}s", "--timeout", "10s",
+            "-s", str(LUA / script), server.url,
         ]
         return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def wrk(self, server, script, seconds, profile=None, **variables):
-        meter = CPUMeter(server.process.pid)
-        recorder = self.start_profile(server, profile)
-        run = self.finish_wrk(self.start_wrk(server, script, seconds, **variables))
+    def wrk(self, target, script, seconds, profile=None, **variables):
+        """One load run against `target`: a server, or a list of instances loaded at once (see wrk_together)."""
+        servers = target if isinstance(target, list) else [target]
+        meter = CPUMeter(*(server.process.pid for server in servers), postgres=self.postgres)
+        recorder = self.start_profile(servers, profile)
+        if len(servers) == 1:
+            run = self.finish_wrk(self.start_wrk(servers[0], script, seconds, **variables))
+        else:
+            run = self.wrk_together(servers, script, seconds, **variables)
         run.cpu = meter.cores()
         run.writes = meter.writes(run.requests)
         self.finish_profile(recorder, profile)
         return run
 
-    def start_profile(self, server, name):
-        """With --profile, `perf record -g` on the server for one measured run."""
+    def wrk_together(self, servers, script, seconds, **variables):
+        """One wrk process per instance, started together, each with one thread and its share of the connections.
+
+        No proxy sits in front: on two cores it would take CPU from the instances, and a real load balancer runs on
+        another machine. Each process's thread keeps its own queue files (its thread number follows the processes
+        before it), and writes its latency distribution, so the merged run's percentiles cover every request.
+        """
+        shares = [len(part) for part in split_evenly(range(self.arguments.connections), len(servers))]
+        started = []
+        try:
+            for index, (server, connections) in enumerate(zip(servers, shares)):
+                distribution = self.directory / f"percentiles-{index + 1}.txt"
+                distribution.unlink(missing_ok=True)
+                process = self.start_wrk(
+                    server, script, seconds, threads=1, connections=connections, offset=index, percentiles=distribution, **variables)
+                started.append((process, distribution))
+            runs = []
+            for process, distribution in started:
+                run = self.finish_wrk(process)
+                run.distribution = read_distribution(distribution)
+                runs.append(run)
+        finally:
+            for process, _ in started:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        return merge_runs(runs)
+
+    def start_profile(self, servers, name):
+        """With --profile, `perf record -g` on the servers for one measured run."""
         if not (self.arguments.profile and name):
             return None
         RESULTS.mkdir(parents=True, exist_ok=True)
         data = RESULTS / f"{self.stem}-{file_name(name)}.perf.data"
         return subprocess.Popen(
-            ["perf", "record", "-g", "-F", "999", "-p", str(server.process.pid), "-o", str(data)],
+            ["perf", "record", "-g", "-F", "999", "-p", ",".join(str(server.process.pid) for server in servers), "-o", str(data)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
 
@@ -446,11 +760,18 @@ class Bench:
                 return Run(json.loads(line[len("BENCH_RESULT "):]))
         raise BenchError(f"wrk printed no result (exit {process.returncode}):\n{stdout}\n{stderr}")
 
-    def warm_up_and_measure(self, server, script, profile=None, **variables):
-        warm_up = self.wrk(server, script, self.arguments.warmup, tag=self.tag(), **variables)
+    def warm_up_and_measure(self, target, script, profile=None, **variables):
+        warm_up = self.wrk(target, script, self.arguments.warmup, tag=self.tag(), **variables)
         if warm_up.problem():
             raise Failed(f"during warm-up: {warm_up.problem()}")
-        return self.wrk(server, script, self.arguments.duration, profile=profile, tag=self.tag(), **variables)
+        self.before_measured_run()
+        return self.wrk(target, script, self.arguments.duration, profile=profile, tag=self.tag(), **variables)
+
+    def before_measured_run(self):
+        """With PostgreSQL, a checkpoint first, so that every measured run, Latchkey's and pgbench's alike, starts
+        from the same state: the WAL before it written out, and each page's first change again a full-page image."""
+        if self.postgres:
+            self.postgres.psql("CHECKPOINT")
 
     def baseline(self, server):
         run = self.warm_up_and_measure(server, "healthz.lua", profile="baseline")
@@ -458,13 +779,13 @@ class Bench:
         result["vs_baseline"] = 1.0
         return result
 
-    def send(self, server, baseline, name="send"):
-        status, answer = server.post("accounts:sendOobCode", {
+    def send(self, target, baseline, name="send"):
+        status, answer = first(target).post("accounts:sendOobCode", {
             "requestType": "EMAIL_SIGNIN", "email": f"check-{self.tag()}@example.com", "continueUrl": CONTINUE_URL, "canHandleCodeInApp": True,
         })
         if status != 200:
             raise Failed(f"a single send answers {status}: {answer}")
-        return scenario_result(name, self.warm_up_and_measure(server, "send.lua", profile=name), baseline)
+        return scenario_result(name, self.warm_up_and_measure(target, "send.lua", profile=name), baseline)
 
     def send_half_load(self, server, send_rps, baseline):
         """send paced at half its measured maximum: the latency a half-loaded server gives."""
@@ -474,7 +795,7 @@ class Bench:
 
     def queue_lines(self, name):
         total = 0
-        for thread in range(1, THREADS + 1):
+        for thread in range(1, self.queue_threads + 1):
             path = self.directory / f"{name}-{thread}.txt"
             if path.exists():
                 with open(path, "rb") as file:
@@ -483,12 +804,12 @@ class Bench:
 
     def generate_codes(self, server, queue, count):
         """Appends at least `count` admin-generated codes to the per-thread files of `queue`."""
-        per_thread = math.ceil(count / THREADS)
+        per_thread = math.ceil(count / self.queue_threads)
         before = self.queue_lines(queue)
         started = time.monotonic()
         # Each thread stops itself at its limit, but wrk itself waits out -d: interrupt it (wrk then reports as usual).
-        process = self.start_wrk(server, "codes.lua", 600, tag=self.tag(), limit=per_thread, output=queue)
-        while process.poll() is None and self.queue_lines(queue) - before < per_thread * THREADS:
+        process = self.start_wrk(server, "codes.lua", 600, threads=self.queue_threads, tag=self.tag(), limit=per_thread, output=queue)
+        while process.poll() is None and self.queue_lines(queue) - before < per_thread * self.queue_threads:
             time.sleep(0.2)
         process.send_signal(signal.SIGINT)
         run = self.finish_wrk(process)
@@ -499,7 +820,8 @@ class Bench:
             raise Failed(f"generated only {generated} of {count} codes")
         self.say(f"generated {generated} codes in {time.monotonic() - started:.1f} s")
 
-    def complete(self, server, baseline, queue, tokens, name, algorithm):
+    def complete(self, target, baseline, queue, tokens, name, algorithm):
+        server = first(target)  # checks and codes go through one instance; the store is shared
         status, answer = server.post("accounts:sendOobCode", {
             "requestType": "EMAIL_SIGNIN", "email": f"check-{queue}@example.com", "continueUrl": CONTINUE_URL, "returnOobLink": True,
         }, admin=True)
@@ -515,7 +837,7 @@ class Bench:
         # Codes for the warm-up at a generous guess of the rate; the warm-up's real rate sizes the measured run's.
         warm_up_codes = 3000 * self.arguments.warmup
         self.generate_codes(server, queue, warm_up_codes)
-        warm_up = self.wrk(server, "complete.lua", self.arguments.warmup, tag=self.tag(), queue=queue, output=tokens)
+        warm_up = self.wrk(target, "complete.lua", self.arguments.warmup, tag=self.tag(), queue=queue, output=tokens)
         if warm_up.problem() and not warm_up.exhausted:
             raise Failed(f"during warm-up: {warm_up.problem()}")
         rate = warm_up.rps * (2 if warm_up.exhausted else 1)
@@ -523,7 +845,8 @@ class Bench:
         needed = math.ceil(rate * self.arguments.duration * CODE_MARGIN) + 2 * self.arguments.connections
         if needed > left:
             self.generate_codes(server, queue, needed - left)
-        run = self.wrk(server, "complete.lua", self.arguments.duration, profile=name, tag=self.tag(), queue=queue, output=tokens)
+        self.before_measured_run()
+        run = self.wrk(target, "complete.lua", self.arguments.duration, profile=name, tag=self.tag(), queue=queue, output=tokens)
         result = scenario_result(name, run, baseline, algorithm=algorithm)
         written = self.queue_lines(tokens)
         # A thread whose queue ran dry sends /healthz placeholders (at most one per request that found no code).
@@ -534,17 +857,17 @@ class Bench:
 
     def consumed(self, queue):
         total = 0
-        for thread in range(1, THREADS + 1):
+        for thread in range(1, self.queue_threads + 1):
             path = self.directory / f"{queue}-{thread}.pos"
             if path.exists():
                 total += int(path.read_text().split()[0])
         return total
 
-    def refresh(self, server, baseline, queue="tokens", name="refresh"):
+    def refresh(self, target, baseline, queue="tokens", name="refresh"):
         left = self.queue_lines(queue) - self.consumed(queue)
         if left < self.arguments.connections:
             raise Failed(f"only {left} refresh tokens left from complete; need one per connection")
-        return scenario_result(name, self.warm_up_and_measure(server, "refresh.lua", profile=name, queue=queue), baseline)
+        return scenario_result(name, self.warm_up_and_measure(target, "refresh.lua", profile=name, queue=queue), baseline)
 
     def outbox_counts(self):
         connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
@@ -743,6 +1066,186 @@ class Bench:
             self.attempt("complete (ES256)", lambda: self.es256(baseline))
         self.facts["peak_rss_mb"] = round(self.peak_rss_mb, 1) if self.peak_rss_mb else None
 
+    # --- PostgreSQL: several instances on one database, and pgbench's ceiling -------------------------------------
+
+    def run_postgres(self, scenarios, instance_counts):
+        """--store postgres: for each instance count, send, complete and refresh against that many instances on one
+        fresh database; then pgbench's ceiling for a send and a completion on another fresh database."""
+        arguments = self.arguments
+        self.facts["machine"] = machine()
+        settings = {"fsync": "on", **dict(setting.split("=", 1) for setting in arguments.pg_setting)}
+        self.postgres = Postgres(settings)
+        self.say(f"starting PostgreSQL in {self.postgres.directory} (port {self.postgres.port}) with "
+                 + ", ".join(f"{name}={value}" for name, value in settings.items()))
+        self.postgres.start()
+        self.facts["postgres"] = {"settings": self.postgres.shown(), "options": settings, "port": self.postgres.port}
+        self.facts["pgbench"] = subprocess.run([str(self.postgres.bin / "pgbench"), "--version"], capture_output=True, text=True).stdout.strip()
+        self.say("PostgreSQL: " + ", ".join(f"{name} {value}" for name, value in self.facts["postgres"]["settings"].items()))
+        self.facts["pool_sizes"] = {}
+        smtp_port = free_port()  # nothing listens: the outbox is paused (mail.workers 0)
+        for count in instance_counts:
+            self.instances_run(count, scenarios, smtp_port)
+        if "ceiling" in scenarios:
+            self.say("pgbench ceiling: the statements of one send and of one completion, on a fresh database")
+            for kind in ("send", "complete"):
+                self.attempt(f"pgbench ceiling: {kind}", lambda: self.pgbench_ceiling(kind, smtp_port)).setdefault("kind", kind)
+
+    def postgres_storage(self, database, pool_size):
+        return {"kind": "postgres", "postgres": {
+            "host": "127.0.0.1", "port": self.postgres.port, "database": database, "user": "latchkey", "tls": "disable", "poolSize": pool_size,
+        }}
+
+    def initialize(self, server):
+        """`latchkey init` once for a database: makes the signing key every instance on it uses (in the database,
+        which it migrates, or in the tokens.keyDirectory they share, for builds that keep keys in files)."""
+        result = subprocess.run(
+            [str(BINARY), "init", "--config", str(server.config_path)], cwd=self.directory, env=self.server_environment(),
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        )
+        if result.returncode != 0:
+            raise BenchError(f"latchkey init ({server.name}) exited with {result.returncode}:\n{(result.stdout + result.stderr)[-2000:]}")
+
+    def instances_run(self, count, scenarios, smtp_port):
+        """send, complete and refresh against `count` instances sharing one fresh database, server secret and keys."""
+        database = f"latchkey_{count}"
+        pool_size = self.arguments.pool_size or math.ceil(self.arguments.connections / count)
+        self.facts["pool_sizes"][count] = pool_size
+        self.postgres.psql(f"CREATE DATABASE {database}")
+        storage = self.postgres_storage(database, pool_size)
+        servers = [
+            self.server(f"{database}-{index + 1}", workers=0, smtp_port=smtp_port, storage=storage, key_directory=f"keys-{database}")
+            for index in range(count)
+        ]
+        plural = "instance" if count == 1 else "instances"
+        self.say(f"{count} {plural} on database {database} (poolSize {pool_size} each): latchkey init, then start")
+        self.initialize(servers[0])
+        # One wrk thread per instance with several, so every thread keeps its own queue files.
+        self.queue_threads = THREADS if count == 1 else count
+        try:
+            for server in servers:
+                server.start(initialize=False)
+            codes, tokens = f"codes-{count}", f"tokens-{count}"
+            runs = [
+                ("send", lambda name: self.send(servers, None, name=name)),
+                ("complete", lambda name: self.complete(servers, None, codes, tokens, name, "RS256")),
+                ("refresh", lambda name: self.refresh(servers, None, queue=tokens, name=name)),
+            ]
+            for kind, body in runs:
+                if kind not in scenarios:
+                    continue
+                name = f"{kind}, {count} {plural}"
+                self.say(name)
+                result = self.attempt(name, lambda: body(name))
+                # How many of the pools' connections the load opened: fewer than pgbench's clients wait on the database.
+                opened = self.postgres.psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'")
+                result.update(kind=kind, instances=count, database_connections=int(opened[0]))
+                if kind == "send" and "sealed_letter_bytes" not in self.facts:
+                    size = self.postgres.psql("SELECT coalesce(round(avg(length(sealed_message))), 0) FROM outbox", database=database)
+                    self.facts["sealed_letter_bytes"] = int(float(size[0]))
+            for server in servers:
+                server.stop()
+        finally:
+            for server in servers:
+                server.kill()
+            self.queue_threads = THREADS
+
+    def pgbench_ceiling(self, kind, smtp_port):
+        """pgbench with scripts/bench-pg/<kind>.sql on a fresh database `latchkey init` migrated: the database's own
+        rate for exactly the statements of one send or one completion, at wrk's client count, with a warm-up and a
+        checkpoint before the measured run as Latchkey's runs have. A completion consumes codes planted beforehand."""
+        arguments = self.arguments
+        database = f"ceiling_{kind}"
+        self.postgres.psql(f"CREATE DATABASE {database}")
+        # Migrated by Latchkey itself: init, and one start (builds whose init does not open the store migrate there).
+        probe = self.server(database, workers=0, smtp_port=smtp_port, storage=self.postgres_storage(database, 1), key_directory=f"keys-{database}")
+        self.initialize(probe)
+        try:
+            probe.start(initialize=False)
+            probe.stop()
+        finally:
+            probe.kill()
+        clients = arguments.connections
+        variables = self.pgbench_variables(probe.config)
+        planted = 0
+        if kind == "complete":
+            variables.update(clients=clients, k=0, base=0)
+            planted = self.plant_codes(database, 0, PGBENCH_WARMUP_RATE * arguments.warmup + 2 * clients, probe.config)
+        warm_up = self.pgbench(database, kind, arguments.warmup, variables, "warm-up")
+        if warm_up.problem() and not warm_up.exhausted:
+            raise Failed(f"during warm-up: {warm_up.problem()}")
+        if kind == "complete":
+            # Each client owns every clients-th code, and clients do not get equal turns (they queue for the one per-IP
+            # counter row): twice the average share each, and some more.
+            rate = warm_up.rps * (2 if warm_up.exhausted else 1)
+            needed = clients * (math.ceil(2 * rate * arguments.duration / clients) + 16)
+            variables["base"] = planted
+            planted += self.plant_codes(database, planted, needed, probe.config)
+        self.before_measured_run()
+        meter = CPUMeter(postgres=self.postgres)
+        run = self.pgbench(database, kind, arguments.duration, variables, "measured")
+        cpu = meter.cores(settle=lambda: self.postgres.wait_for_backends(database))
+        result = {
+            "scenario": f"pgbench ceiling: {kind}", "kind": kind, "requests_per_second": round(run.rps, 1), "p50_ms": run.p50_us / 1000,
+            "p99_ms": run.p99_us / 1000, "max_ms": run.max_us / 1000, "errors": run.failed, "requests": run.requests, "status": "ok",
+            "cpu_cores": cpu, "clients": clients, "script": f"scripts/bench-pg/{kind}.sql",
+        }
+        if kind == "complete":
+            result["planted_codes"] = planted
+        if run.problem():
+            result.update(status="FAILED", reason=run.problem())
+        return result
+
+    def pgbench_variables(self, config):
+        """pgbench's -D variables: the rate-limit windows and everything else the server's configuration decides."""
+        limits = config["rateLimits"]
+        send_ip, complete_ip = limits["sendPerIP"][0], limits["completePerIP"][0]
+        # A client's counter key is subject, client number, rule: as long as Latchkey's hashed subject and rule.
+        subject = secrets.token_urlsafe(30)
+        variables = {
+            "ip": "127.0.0.1", "continue_url": CONTINUE_URL, "code_lifetime": config["emailLink"]["codeLifetimeSeconds"],
+            "letter": "\\x" + secrets.token_hex(self.facts.get("sealed_letter_bytes") or DEFAULT_LETTER_BYTES),
+            "addresses": self.arguments.client_addresses,
+        }
+        for index, (limit, seconds) in enumerate(SEND_PER_EMAIL_WINDOWS, start=1):
+            variables.update({f"email_limit_{index}": limit, f"email_window_{index}": seconds, f"email_suffix_{index}": f":sendPerEmail:{seconds}"})
+        return variables | {
+            "send_ip_subject": subject, "send_ip_suffix": f":sendPerIP:{send_ip['windowSeconds']}", "send_ip_window": send_ip["windowSeconds"],
+            "send_ip_limit": send_ip["limit"], "complete_ip_subject": subject, "complete_ip_suffix": f":completePerIP:{complete_ip['windowSeconds']}",
+            "complete_ip_window": complete_ip["windowSeconds"], "complete_ip_limit": complete_ip["limit"],
+        }
+
+    def plant_codes(self, database, base, count, config):
+        """Pending requests for codes base … base + count - 1, as complete.sql finds them; returns count."""
+        self.postgres.psql(
+            "INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, handles_code_in_app) "
+            f"SELECT sha256(int8send(n)), 'c' || n || '@example.com', extract(epoch from now()), "
+            f"extract(epoch from now()) + {int(config['emailLink']['codeLifetimeSeconds'])}, 'en', '{CONTINUE_URL}', TRUE "
+            f"FROM generate_series({int(base)}, {int(base + count - 1)}) AS n",
+            database=database,
+        )
+        return count
+
+    def pgbench(self, database, kind, seconds, variables, phase):
+        """One pgbench run of scripts/bench-pg/<kind>.sql: -M extended sends each statement as postgres-nio does (parse,
+        bind, execute of an unnamed statement), -c as wrk's connections, -j as wrk's threads; -l logs every
+        transaction's latency for p50/p99."""
+        prefix = self.directory / f"pgbench-{database}-{phase}"
+        for old in self.directory.glob(f"{prefix.name}.*"):
+            old.unlink()
+        # Each script names its own client counter: the send's and the completion's per-IP variables are passed as
+        # ip_subject, ip_suffix, ip_window and ip_limit.
+        chosen = {name: value for name, value in variables.items() if not name.startswith(("send_ip_", "complete_ip_"))}
+        chosen.update({name.split("_", 1)[1]: value for name, value in variables.items() if name.startswith(f"{kind}_ip_")})
+        command = [
+            str(self.postgres.bin / "pgbench"), *self.postgres.connection(database)[:6], "--no-vacuum", "-M", "extended",
+            "-c", str(self.arguments.connections), "-j", str(THREADS), "-T", str(seconds), "-f", str(PGBENCH_SCRIPTS / f"{kind}.sql"),
+            "-l", "--log-prefix", str(prefix), *(f"-D{name}={value}" for name, value in chosen.items()), database,
+        ]
+        result = subprocess.run(command, cwd=self.directory, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=seconds + 300)
+        run = PgbenchRun(result.stdout + result.stderr, sorted(self.directory.glob(f"{prefix.name}.*")), result.returncode)
+        self.say(f"pgbench {kind} ({phase}): {run.rps:.0f} transactions/s, {run.requests} transactions")
+        return run
+
     # --- Growth ---------------------------------------------------------------------------------------------------
 
     def run_growth(self):
@@ -842,8 +1345,27 @@ class Bench:
     def cleanup(self):
         for server in self.servers:
             server.kill()
+        if self.postgres:
+            self.postgres.stop(keep=self.arguments.keep)
         if not self.arguments.keep:
             subprocess.run(["rm", "-rf", str(self.directory)], check=False)
+
+
+def first(target):
+    """The server of a target that is a server or a list of instances: the one single requests go to."""
+    return target[0] if isinstance(target, list) else target
+
+
+def split_evenly(items, parts):
+    """`items` dealt into `parts` consecutive slices whose lengths differ by one at most."""
+    items = list(items)
+    size, extra = divmod(len(items), parts)
+    slices, start = [], 0
+    for index in range(parts):
+        end = start + size + (1 if index < extra else 0)
+        slices.append(items[start:end])
+        start = end
+    return slices
 
 
 def wait_for_port(port, process):
@@ -1237,6 +1759,119 @@ def growth_markdown(results, facts, command, durability):
     return "\n".join(lines) + "\n"
 
 
+def postgres_markdown(results, facts, command):
+    """The --store postgres report: the settings in force, Latchkey per scenario and instance count against
+    pgbench's ceiling, and how throughput changes from one instance count to the next."""
+    m, database = facts["machine"], facts["postgres"]
+    shown = database["settings"]
+    counts = sorted({r["instances"] for r in results if "instances" in r})
+    ceilings = {r["kind"]: r for r in results if r["scenario"].startswith("pgbench ceiling") and r["status"] == "ok"}
+    pools = ", ".join(f"{size} with {count} instance{'s' if count > 1 else ''}" for count, size in facts["pool_sizes"].items())
+    addresses = facts.get("client_addresses", 1)
+    clients = ("all load comes from 127.0.0.1, so every send counts in one per-IP row, as does every completion, in Latchkey and "
+               "in pgbench alike" if addresses == 1 else
+               f"each request names one of {addresses:,} client addresses at random in X-Forwarded-For, which the instances "
+               f"believe from 127.0.0.1 (server.trustedProxies), and pgbench counts each transaction under one of {addresses:,} "
+               "per-IP keys at random")
+    lines = [
+        f"Run of {facts['date']}, latchkey {m['latchkey']}, repository at {m['commit']}: `{command}`",
+        "",
+        f"Machine: {m['nproc']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, Linux {m['kernel']}, {m['os']}; {m['swift']}; {m['wrk']}; "
+        f"{facts['pgbench']}.",
+        "",
+        f"PostgreSQL {shown['server_version'].split()[0]} on the same machine (scripts/postgres: a throwaway server on loopback, "
+        f"TCP; this run added {', '.join(f'{k}={v}' for k, v in database['options'].items())}), read back with SHOW: "
+        + ", ".join(f"{name} {value}" for name, value in shown.items() if name != "server_version") + ".",
+        "",
+        f"Latchkey: storage.kind postgres, storage.postgres.poolSize {pools} "
+        + ("(--pool-size), " if facts.get("pool_size_option") else
+           f"(each instance's share of wrk's {facts['connections']} connections, so the database serves as many transactions "
+           "at once as pgbench's clients), ") +
+        "tls disable; one fresh database per instance count, shared by its instances with one server secret and one set of "
+        "signing keys (`latchkey init` once per database); log level "
+        f"{facts['log_level']}; outbox paused (mail.workers 0). Rate limits as in the SQLite runs (the default windows, the per-IP "
+        f"limits raised out of reach; {clients}). wrk: {facts['connections']} connections in all, loopback, {facts['warmup']} s warm-up, "
+        "then a CHECKPOINT, "
+        f"then {facts['duration']} s measured per scenario; with several instances one wrk process per instance (one thread, its "
+        "share of the connections), all at once, requests/s summed and p50/p99 of all requests together computed from each "
+        "process's latency distribution (percentiles every 0.5%, merged by request count; per-instance figures below).",
+        "",
+        "| scenario | instances | requests/s | p50 ms | p99 ms | max ms | errors | CPU cores: latchkey / wrk or pgbench / postgres / other "
+        "| ÷ pgbench ceiling | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+
+    def cpu_cell(r, servers=True):
+        cpu = r.get("cpu_cores")
+        if not cpu:
+            return ""
+        return f"{cpu['server']:.2f} / {cpu['wrk']:.2f} / {cpu.get('postgres', 0):.2f} / {cpu['other']:.2f}" if servers else \
+            f"– / {cpu['wrk']:.2f} / {cpu.get('postgres', 0):.2f} / {cpu['other']:.2f}"
+
+    ratios = {}
+    for r in results:
+        ceiling = r["scenario"].startswith("pgbench ceiling")
+        instances = "–" if ceiling else str(r.get("instances", ""))
+        name = f"pgbench ceiling: {r['kind']}" if ceiling else r.get("kind", r["scenario"])
+        if r["status"] != "ok":
+            lines.append(f"| {name} | {instances} | | | | | | | | {r['status']}: {r.get('reason', '').replace('|', '/')[:200]} |")
+            continue
+        share = ""
+        if not ceiling and r.get("kind") in ceilings and ceilings[r["kind"]]["requests_per_second"]:
+            ratios[(r["kind"], r["instances"])] = r["requests_per_second"] / ceilings[r["kind"]]["requests_per_second"] * 100
+            share = f"{ratios[(r['kind'], r['instances'])]:.0f}%"
+        lines.append(
+            f"| {name} | {instances} | {r['requests_per_second']:,.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['max_ms']:.2f} "
+            f"| {r['errors']} | {cpu_cell(r, not ceiling)} | {share} | ok |"
+        )
+
+    by_kind = {(r.get("kind"), r.get("instances")): r for r in results if r["status"] == "ok" and "instances" in r}
+    if len(counts) > 1:
+        lines += ["", "| scenario | " + " | ".join(f"{c} instance{'s' if c > 1 else ''}" for c in counts)
+                  + f" | {counts[-1]} ÷ {counts[0]} |", "|---|" + "---:|" * (len(counts) + 1)]
+        for kind in ("send", "complete", "refresh"):
+            rates = [by_kind.get((kind, c), {}).get("requests_per_second") for c in counts]
+            if not any(rates):
+                continue
+            change = f"{rates[-1] / rates[0] * 100:.0f}%" if rates[0] and rates[-1] else "–"
+            lines.append(f"| {kind} | " + " | ".join(f"{rate:,.0f}/s" if rate else "–" for rate in rates) + f" | {change} |")
+    opened = [r for r in results if r.get("database_connections") is not None and r["status"] == "ok"]
+    if opened:
+        lines += ["", "Connections the instances held to the database after each run (pgbench: one per client): "
+                  + "; ".join(f"{r['kind']}, {r['instances']}: {r['database_connections']}" for r in opened) + "."]
+    several = [r for r in results if r.get("per_instance")]
+    if several:
+        lines += ["", "Per instance, with several (requests/s, p50 / p99 ms):", ""]
+        for r in several:
+            parts = "; ".join(f"{part['requests_per_second']:,.0f}/s, {part['p50_ms']:.2f} / {part['p99_ms']:.2f}" for part in r["per_instance"])
+            lines.append(f"- {r['kind']}, {r['instances']} instances: {parts}")
+    if ratios:
+        lines += ["", "| aim (issue #16) | measured | |", "|---|---:|---|"]
+        for (kind, count), value in ratios.items():
+            what = "send" if kind == "send" else "completion"
+            lines.append(f"| {kind} with {count} instance{'s' if count > 1 else ''} ≥ {POSTGRES_CEILING_AIM}% of pgbench's ceiling for a {what} "
+                         f"| {value:.0f}% | {'met' if value >= POSTGRES_CEILING_AIM else '**not met**'} |")
+
+    notes = []
+    if ceilings or any(r["scenario"].startswith("pgbench ceiling") for r in results):
+        planted = next((r.get("planted_codes") for r in results if r["scenario"] == "pgbench ceiling: complete"), None)
+        notes.append(
+            f"pgbench ceiling: `pgbench -M extended -c {facts['connections']} -j {THREADS}` with scripts/bench-pg/send.sql and complete.sql "
+            "on a fresh database `latchkey init` migrated, the same warm-up, checkpoint and duration: the statements PostgresStore runs for "
+            "one send (4 rate-limit upserts, the pending request, its audit event, the outstanding-code trim, the queued letter of "
+            f"{facts.get('sealed_letter_bytes') or DEFAULT_LETTER_BYTES} bytes) and one completion (1 rate-limit upsert, the code looked "
+            "up, the account looked for, the code consumed, account, identity, session, refresh token, audit event), each between "
+            "BEGIN and COMMIT at the store's isolation (READ COMMITTED), with values made from pgbench's random variables"
+            + (f"; the completions consumed codes from {planted:,} planted pending requests." if planted else "."))
+    notes.append("CPU cores over each measured run: latchkey is every instance's process (/proc/PID/stat), wrk or pgbench their "
+                 "rusage, postgres every server process (the postmaster, its children and the children it reaped), other the rest "
+                 "of /proc/stat's busy time: the kernel's own threads working for PostgreSQL's writes (ext4 and writeback "
+                 "kworkers, a few tenths of a core), and anything else that ran. Much more than that means the machine was "
+                 "shared, and the numbers are lower than it can do.")
+    lines += [""] + [f"- {note}" for note in notes]
+    return "\n".join(lines) + "\n"
+
+
 def record(report):
     """Puts the report between BENCHMARKS.md's markers."""
     begin, end = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
@@ -1252,7 +1887,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=15, help="seconds of each measured run (default 15)")
     parser.add_argument("--warmup", type=int, default=3, help="seconds of each warm-up run (default 3)")
-    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {','.join(SCENARIOS)}")
+    parser.add_argument("--scenarios", help=f"comma-separated subset of {','.join(SCENARIOS)} (default all); with --store postgres of "
+                        f"{','.join(POSTGRES_SCENARIOS)}")
     parser.add_argument("--safe", action="store_true", help='run with storage.sqlite.synchronous "full" instead of the default')
     parser.add_argument("--es256", action="store_true", help='also run complete with tokens.algorithm "ES256"')
     parser.add_argument("--connections", type=int, default=64, help="wrk connections (default 64)")
@@ -1266,15 +1902,46 @@ def main():
     parser.add_argument("--refreshes", type=int, default=200_000, help="--growth: refreshes to fill in (default 200,000)")
     parser.add_argument("--days", type=int, default=180, help="--growth: days the sign-ins are spread over (default 180)")
     parser.add_argument("--refresh-days", type=int, default=30, help="--growth: days the refreshes are spread over (default 30)")
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite",
+                        help="sqlite (default): the scenarios above; postgres: send, complete and refresh against --instances "
+                             "instances on one throwaway PostgreSQL server, and pgbench's ceiling (see BENCHMARKS.md)")
+    parser.add_argument("--instances", default="1", help="--store postgres: comma-separated instance counts, one run each (say 1,2)")
+    parser.add_argument("--pool-size", type=int, help="--store postgres: storage.postgres.poolSize of each instance (default: "
+                                                      "--connections divided by the instance count)")
+    parser.add_argument("--client-addresses", type=int, default=1, metavar="N",
+                        help="--store postgres: spread requests over N client addresses (X-Forwarded-For from a trusted "
+                             "127.0.0.1, and N per-IP counter keys in pgbench) instead of all from 127.0.0.1, whose one per-IP "
+                             "counter row every send and completion then waits for (default 1)")
+    parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="--store postgres: a server setting on top of scripts/postgres's and the benchmark's fsync=on "
+                             "(repeatable; say fsync=off or shared_buffers=1GB)")
     arguments = parser.parse_args()
     if arguments.duration < 1 or arguments.warmup < 1:
         parser.error("--duration and --warmup are whole seconds, at least 1")
+    try:
+        instance_counts = [int(n) for n in arguments.instances.split(",") if n.strip()]
+    except ValueError:
+        parser.error("--instances is a comma-separated list of instance counts, say 1,2")
+    if not instance_counts or min(instance_counts) < 1 or max(instance_counts) > arguments.connections:
+        parser.error("--instances: each count from 1 to --connections")
+    postgres = arguments.store == "postgres"
+    if not postgres and (instance_counts != [1] or arguments.pool_size or arguments.pg_setting or arguments.client_addresses != 1):
+        parser.error("--instances, --pool-size, --pg-setting and --client-addresses go with --store postgres")
+    if not 1 <= arguments.client_addresses <= 1 << 24:
+        parser.error("--client-addresses is from 1 to 16777216 (10.0.0.0/8)")
+    if postgres and (arguments.growth or arguments.safe or arguments.es256):
+        parser.error("--growth, --safe and --es256 measure the SQLite store; leave them out with --store postgres")
+    if any("=" not in setting for setting in arguments.pg_setting):
+        parser.error("--pg-setting takes NAME=VALUE")
+    if arguments.pool_size is not None and not 1 <= arguments.pool_size <= 200:
+        parser.error("--pool-size is from 1 to 200, as storage.postgres.poolSize")
 
-    scenarios = [s.strip() for s in arguments.scenarios.split(",") if s.strip()]
-    unknown = [s for s in scenarios if s not in SCENARIOS]
+    known, prerequisites = (POSTGRES_SCENARIOS, POSTGRES_PREREQUISITES) if postgres else (SCENARIOS, PREREQUISITES)
+    scenarios = [s.strip() for s in (arguments.scenarios or ",".join(known)).split(",") if s.strip()]
+    unknown = [s for s in scenarios if s not in known]
     if unknown:
-        parser.error(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
-    for scenario, needs in PREREQUISITES.items():
+        parser.error(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    for scenario, needs in prerequisites.items():
         for needed in needs:
             if scenario in scenarios and needed not in scenarios:
                 print(f"bench: also running {needed}, which {scenario} needs")
@@ -1288,7 +1955,12 @@ def main():
     bench = Bench(arguments)
     started, stem = bench.started, bench.stem
     try:
-        bench.run_growth() if arguments.growth else bench.run(scenarios)
+        if postgres:
+            bench.run_postgres(scenarios, instance_counts)
+        elif arguments.growth:
+            bench.run_growth()
+        else:
+            bench.run(scenarios)
     except BenchError as error:
         bench.cleanup()
         sys.exit(f"bench: {error}")
@@ -1300,6 +1972,19 @@ def main():
     facts = bench.facts
     facts.update(date=started.strftime("%Y-%m-%d %H:%M UTC"), duration=arguments.duration, warmup=arguments.warmup,
                  connections=arguments.connections, threads=THREADS, log_level=arguments.log_level)
+    if postgres:
+        facts.update(client_addresses=arguments.client_addresses, pool_size_option=arguments.pool_size)
+        report = postgres_markdown(bench.results, facts, command)
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / f"{stem}-postgres.json").write_text(json.dumps({"command": command, "facts": facts, "results": bench.results}, indent=2) + "\n")
+        (RESULTS / f"{stem}-postgres.md").write_text(report)
+        print()
+        print(report)
+        print(f"bench: results in {RESULTS / stem}-postgres.json and .md (BENCHMARKS.md is never updated by --store postgres)")
+        failed = [r["scenario"] for r in bench.results if r["status"] == "FAILED"]
+        if failed:
+            sys.exit(f"bench: FAILED: {', '.join(failed)}")
+        return
     level = bench.synchronous or "normal"
     durability = f"SQLite journal_mode={facts['journal_mode']}, synchronous={level.upper()}"
     durability += " (--safe)" if arguments.safe else " (the production default)"

@@ -15,13 +15,15 @@ package func buildApplication(
     // The service groups log every service's whole state at debug; that is trace for us.
     logger.handler = QuietLifecycleLogHandler(wrapping: logger.handler)
 
-    let (secret, keys) = try configuration.loadSecrets(creatingIfMissing: configuration.mode == .development)
+    let isDevelopment = configuration.mode == .development
+    let secret = try ServerSecret.load(configuration.security, creatingIfMissing: isDevelopment)
     let opened = try await makeStore(configuration, clock: clock, logger: logger)
     let store = opened.store
-    let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: configuration.projectID)
+    let (tokens, keyReloader) = try await makeTokens(
+        configuration, store: store, secret: secret, creatingIfMissing: isDevelopment, clock: clock, logger: logger)
     let templates = try await TemplateLibrary(directory: configuration.templatesDirectory)
     let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
-    let pages = try PageRenderer(templates: templates, development: configuration.mode == .development)
+    let pages = try PageRenderer(templates: templates, development: isDevelopment)
     let transport: any MailTransport
     var mailServices: [any Service] = []
     switch configuration.mail.transport {
@@ -48,7 +50,7 @@ package func buildApplication(
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
         secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
-        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: configuration.mode == .development,
+        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: isDevelopment,
         enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
@@ -73,7 +75,7 @@ package func buildApplication(
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
         wellKnown: WellKnownController(
-            tokens: tokens, store: store, publicURL: configuration.publicURL.absoluteString,
+            tokens: tokens, store: store, clock: clock, publicURL: configuration.publicURL.absoluteString,
             openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
         action: ActionController(
             inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
@@ -88,6 +90,7 @@ package func buildApplication(
         configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: "Latchkey"),
         logger: logger)
     app.addServices(opened.services)
+    app.addServices(keyReloader)
     if observability.metricsEnabled, let port = observability.metricsPort {
         let metricsRouter = Router(context: AppRequestContext.self)
         metricsRouter.addRoutes(metricsEndpoint.endpoints)

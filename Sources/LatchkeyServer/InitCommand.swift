@@ -1,8 +1,11 @@
 import ArgumentParser
+import Foundation
 import Latchkey
+import Logging
 
-/// `latchkey init`: creates the server secret and a signing key of the configured algorithm where none exist, and
-/// says what the service will use. `serve` in production never creates them itself.
+/// `latchkey init`: creates the server secret and an active signing key of the configured algorithm in the store
+/// where none exist (importing the PEM files of `tokens.keyDirectory` into a store without keys), and says what the
+/// service will use. `serve` in production never creates them itself.
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create the server secret and a signing key where none exist (run once before serving in production).")
@@ -11,18 +14,23 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let keys: SigningKeys
+        // What it did (a key imported or created) is logged to standard error; standard output says what is in place.
+        let logger = Logger(label: "latchkey") { StreamLogHandler.standardError(label: $0) }
+        let schedule: SigningKeySchedule
         do {
-            keys = try configuration.loadSecrets(creatingIfMissing: true).keys
+            let secret = try ServerSecret.load(configuration.security, creatingIfMissing: true)
+            let store = try await makeStore(configuration, logger: logger).store
+            _ = try await configuration.prepareSigningKeys(in: store, secret: secret, creatingIfMissing: true, now: Date(), logger: logger)
+            schedule = SigningKeySchedule(try await SigningKeyVault(store: store, secret: secret).records())
         } catch let error as StartupError {
             printError("latchkey: \(error)")
             throw ExitCode.failure
         }
         let secret = configuration.security.serverSecret == nil ? configuration.security.serverSecretFile : "LATCHKEY_SECURITY_SERVER_SECRET"
         print("server secret: \(secret)")
-        for key in keys.keys {
-            let role = key.id == keys.current?.id ? "signs new tokens" : "verifies"
-            print("signing key \(key.id) (\(key.algorithm.rawValue), \(role)) in \(configuration.tokens.keyDirectory)")
+        let now = Date()
+        for key in schedule.keys where schedule.state(of: key, at: now) != .unpublished {
+            print("signing key \(key.id) (\(key.algorithm.rawValue), \(schedule.describe(key, signing: configuration.tokens.algorithm, at: now)))")
         }
     }
 }

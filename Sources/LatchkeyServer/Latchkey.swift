@@ -11,7 +11,10 @@ struct LatchkeyCommand: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "Self-hosted email-link sign-in, speaking Firebase's Identity Toolkit API.",
         version: Release.version,
-        subcommands: [Serve.self, InitCommand.self, CheckConfig.self, OutboxCommand.self, MigrateCommand.self, AuditCommand.self, SweepCommand.self],
+        subcommands: [
+            Serve.self, InitCommand.self, CheckConfig.self, KeysCommand.self, OutboxCommand.self, MigrateCommand.self, AuditCommand.self,
+            SweepCommand.self, CopyCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

@@ -20,7 +20,8 @@ struct OutboxCommand: AsyncParsableCommand {
         let configuration = try await options.load()
         let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
         if retryFailed {
-            let count = try await store.write { try await $0.retryFailedMessages(now: Date()) }
+            // Due now by the clock the running servers judge claims by (PostgreSQL's, when the store is shared).
+            let count = try await store.write { tx in try await tx.retryFailedMessages(now: try await tx.outboxNow(hostNow: Date())) }
             print("\(count) failed message(s) queued again")
         }
         let messages = try await store.read { [limit] in try await $0.undeliveredMessages(limit: limit) }

@@ -107,7 +107,7 @@ package struct StoreReplay: Sendable {
                 Identity(
                     providerID: SignInProvider.password.id, providerUserID: code.email.value, accountID: account.id, email: code.email,
                     isEmailVerified: true, createdAt: now))
-            let sessionID = ServerSecret.makeToken(bytes: 16)
+            let sessionID = SessionRecord.makeID(at: now)
             try await transaction.insert(
                 SessionRecord(id: sessionID, accountID: account.id, signInProvider: .password, authTime: now, createdAt: now))
             try await transaction.insert(

@@ -77,18 +77,17 @@ def database(postgres_server):
 
 @pytest.fixture
 def start_instances(start_latchkey, tmp_path, database):
-    """Starts `count` instances on one fresh database, sharing what every instance must share: the server secret,
-    the signing keys, the public URL (`SHARED_PUBLIC_URL` unless `publicURL` is given) and, for the file transport
-    the tests read, the mail folder. Each is stopped when the test ends, like every server of `start_latchkey`."""
+    """Starts `count` instances on one fresh database, sharing what every instance must share: the server secret
+    (the signing keys are in the database, sealed with it), the public URL (`SHARED_PUBLIC_URL` unless `publicURL` is
+    given) and, for the file transport the tests read, the mail folder. Each is stopped when the test ends, like every
+    server of `start_latchkey`."""
 
     def start(count, **config):
         shared = tmp_path / "shared"
-        (shared / "keys").mkdir(parents=True, exist_ok=True)
         settings = {
             "publicURL": SHARED_PUBLIC_URL,
             "storage": database,
             "security": {"serverSecret": SHARED_SECRET},
-            "tokens": {"keyDirectory": str(shared / "keys")},
             "mail": {"transport": "file", "file": {"directory": str(shared / "outbox")}, "from": "no-reply@localhost"},
             **config,
         }

@@ -93,7 +93,7 @@ class Latchkey:
         # The server reads LATCHKEY_* variables as configuration; keep ours (LATCHKEY_BIN) away from it.
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
         if self.config.get("mode") == "production":
-            self.init(env)
+            self.init()
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [str(BINARY), "serve", "--config", "latchkey.json"],
@@ -113,10 +113,9 @@ class Latchkey:
         self.kill()
         pytest.fail(f"latchkey did not answer /healthz within {START_TIMEOUT} s:\n{self.logs()}")
 
-    def init(self, env):
+    def init(self):
         """What an operator runs once before a production server first starts (it never creates its secrets itself)."""
-        result = subprocess.run(
-            [str(BINARY), "init", "--config", "latchkey.json"], cwd=self.directory, env=env, capture_output=True, text=True, timeout=60)
+        result = command(self, "init", timeout=60)
         assert result.returncode == 0, result.stderr
         return result
 
@@ -145,13 +144,17 @@ class Latchkey:
 # --- What an operator runs --------------------------------------------------------------------
 
 
+def command(server, *arguments, timeout=30):
+    """Runs `latchkey ARGUMENTS --config latchkey.json` in `server`'s directory, as an operator would beside it."""
+    # The server reads LATCHKEY_* variables as configuration; keep ours (LATCHKEY_BIN) away from it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+    return subprocess.run(
+        [str(BINARY), *arguments, "--config", "latchkey.json"], cwd=server.directory, env=env, capture_output=True, text=True, timeout=timeout)
+
+
 def outbox(server, *arguments):
     """What `latchkey outbox` prints for `server`'s configuration: its undelivered messages."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
-    result = subprocess.run(
-        [str(BINARY), "outbox", "--config", "latchkey.json", *arguments], cwd=server.directory, env=env, capture_output=True, text=True,
-        timeout=30,
-    )
+    result = command(server, "outbox", *arguments)
     assert result.returncode == 0, result.stderr
     return result.stdout
 

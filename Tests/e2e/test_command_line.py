@@ -1,11 +1,18 @@
 """What the `latchkey` command prints to an operator: its start-up log and its usage errors."""
 
+import base64
+import hashlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import time
+from datetime import datetime, timedelta
 
+import jwt
 import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, Latchkey, code_of, complete, read_link, refresh, send
 
@@ -66,13 +73,65 @@ def test_production_serve_needs_latchkey_init_first(tmp_path):
 
     created = latchkey("init", "--config", "latchkey.json", cwd=server.directory)
     assert created.returncode == 0, created.stderr
-    assert "server secret: data/server-secret" in created.stdout and "(RS256, signs new tokens)" in created.stdout, created.stdout
+    assert "server secret: data/server-secret" in created.stdout and "(RS256, active, signs new tokens)" in created.stdout, created.stdout
     again = latchkey("init", "--config", "latchkey.json", cwd=server.directory)
     assert again.stdout == created.stdout  # nothing replaced: the same secret file and key
     server.start()
     keys = requests.get(server.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT).json()["keys"]
     assert [key["kid"] for key in keys] == [line.split()[2] for line in created.stdout.splitlines() if line.startswith("signing key")]
     server.stop()
+
+
+def test_init_imports_the_key_files_of_an_older_deployment_once(tmp_path):
+    """Up to 0.8 the signing keys were PEM files in `tokens.keyDirectory`: the first `init` moves them into the
+    database, keeping their ids, so tokens they signed stay valid; the directory is not needed after."""
+    server = Latchkey(tmp_path / "upgraded", mode="production")
+    keys = server.directory / "data" / "keys"
+    keys.mkdir(parents=True)
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    (keys / "old.pem").write_bytes(pem)
+    public = private.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    key_id = base64.urlsafe_b64encode(hashlib.sha256(public).digest()[:16]).rstrip(b"=").decode()
+
+    created = latchkey("init", "--config", "latchkey.json", cwd=server.directory)
+    assert created.returncode == 0, created.stderr
+    assert f"signing key {key_id} (RS256, active, signs new tokens)" in created.stdout.splitlines(), created.stdout
+    assert "Signing keys imported into the store" in created.stderr and key_id in created.stderr, created.stderr
+    shutil.rmtree(keys)
+    server.start()
+    assert published_key_ids(server) == [key_id]
+    server.stop()
+
+
+def test_keys_rotate_adds_a_key_that_is_published_at_once_and_signs_after_the_delay(start_latchkey):
+    server = start_latchkey(tokens={"rotationDelaySeconds": 3600})
+    (old_key,) = published_key_ids(server)
+    rotated = latchkey("keys", "rotate", "--config", "latchkey.json", cwd=server.directory)
+    assert rotated.returncode == 0, rotated.stderr
+    new_key = rotated.stdout.split()[3]
+
+    listing = latchkey("keys", "list", "--config", "latchkey.json", cwd=server.directory)
+    assert listing.returncode == 0, listing.stderr
+    header, old, new = [line.split("\t") for line in listing.stdout.splitlines()]
+    assert header == ["id", "algorithm", "created", "activates", "state", "published until"]
+    assert (old[0], old[1], old[4], new[0], new[1], new[4], new[5]) == (
+        old_key, "RS256", "active, signs new tokens", new_key, "RS256", "pending", "-"), listing.stdout
+    created, activates, old_until = (datetime.fromisoformat(value) for value in (new[2], new[3], old[5]))
+    assert activates - created == timedelta(hours=1) and old_until - activates == timedelta(days=1), listing.stdout
+
+    # The running server publishes the pending key within seconds, and keeps signing with the old one.
+    deadline = time.monotonic() + 10
+    while published_key_ids(server) != [old_key, new_key]:
+        assert time.monotonic() < deadline, server.logs()
+        time.sleep(0.1)
+    send(server, "alice@example.com")
+    signed_in = complete(server, "alice@example.com", code_of(read_link(server, 1)))
+    assert jwt.get_unverified_header(signed_in.json()["idToken"])["kid"] == old_key
+
+
+def published_key_ids(server):
+    return [key["kid"] for key in requests.get(server.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT).json()["keys"]]
 
 
 def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latchkey):

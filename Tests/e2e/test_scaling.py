@@ -5,8 +5,7 @@ Which instance served a request is read from the instances' own logs: nginx forw
 as `X-Request-Id`, and exactly one instance logs a `Request` line with it. Clients connect from loopback addresses
 of their own (nginx's flood guard counts per address), and the instances trust nginx's X-Forwarded-For.
 
-Not here yet: "a key rotated on one instance is published by all", which needs the signing keys kept in the
-database (`latchkey keys rotate`, still to come); today the instances share a key directory.
+The instances share no key directory: the signing keys are in the database, sealed with the shared server secret.
 """
 
 import collections
@@ -15,11 +14,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import jwt
 import pytest
 import requests
 
-from harness import (API_KEY, HTTP_TIMEOUT, REPO, code_of, error_message, link_request, outbox, read_email, read_link, send,
-                     verify)
+from harness import (API_KEY, HTTP_TIMEOUT, REPO, code_of, command, error_message, link_request, outbox, read_email, read_link,
+                     send, verify)
 from nginx import Client, Nginx, find_request_log, request_log
 from smtp import smtp_mail
 
@@ -109,9 +109,61 @@ def test_every_instance_serves_the_same_jwks_and_issuer(cluster):
     assert discovery["issuer"] == nginx.url and discovery["jwks_uri"] == nginx.url + "/.well-known/jwks.json"
 
 
-@pytest.mark.skip(reason="signing keys kept in the database (`latchkey keys rotate`) are not built yet (#16)")
-def test_a_key_rotated_on_one_instance_is_published_by_all():
-    """Rotate on one instance; every instance publishes the new key and the next ID token of any instance uses it."""
+def published_key_ids(instance):
+    """The `kid`s `instance` itself publishes, asked directly rather than through nginx."""
+    response = requests.get(instance.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT)
+    assert response.status_code == 200, response.text
+    return [key["kid"] for key in response.json()["keys"]]
+
+
+def test_a_key_rotated_on_one_instance_is_published_by_all(cluster):
+    """`latchkey keys rotate` beside one instance: every instance publishes the new key within seconds, and once
+    `tokens.rotationDelaySeconds` is over the next ID token of any instance carries it, while tokens of the old key
+    still verify everywhere."""
+    delay = 2
+    nginx, instances = cluster(tokens={"rotationDelaySeconds": delay})
+    (old_key,) = published_key_ids(instances[0])
+    client = Client("127.0.0.2", nginx)
+    client.send(nginx.url, "alice@example.com")
+    signed_in = client.post(nginx.url, "accounts:signInWithEmailLink",
+                            json={"email": "alice@example.com", "oobCode": code_of(read_link(instances[0], 1))})
+    assert signed_in.status_code == 200, signed_in.text
+    old_token = signed_in.json()["idToken"]
+    assert jwt.get_unverified_header(old_token)["kid"] == old_key
+
+    rotated = command(instances[0], "keys", "rotate")
+    rotated_at = time.monotonic()
+    assert rotated.returncode == 0, rotated.stderr
+    new_key = rotated.stdout.split()[3]
+    assert f"added signing key {new_key} (RS256): published now, signs from" in rotated.stdout, rotated.stdout
+
+    # Each instance reloads the keys from the database every two seconds.
+    waiting = set(range(INSTANCES))
+    while waiting:
+        waiting -= {index for index in waiting if new_key in published_key_ids(instances[index])}
+        assert time.monotonic() < rotated_at + 5, f"instances {sorted(waiting)} do not publish {new_key}"
+        time.sleep(0.1)
+    assert all(published_key_ids(instance) == [old_key, new_key] for instance in instances)
+
+    time.sleep(max(0.0, rotated_at + delay - time.monotonic()))
+    refresh_token, tokens = signed_in.json()["refreshToken"], []
+    for _ in range(INSTANCES):
+        refreshed = client.post(nginx.url, "token", data={"grant_type": "refresh_token", "refresh_token": refresh_token})
+        assert refreshed.status_code == 200, refreshed.text
+        refresh_token = refreshed.json()["refresh_token"]
+        tokens.append((served_by(instances, refreshed), refreshed.json()["id_token"]))
+    assert sorted(index for index, _ in tokens) == [0, 1, 2]
+    assert [jwt.get_unverified_header(token)["kid"] for _, token in tokens] == [new_key] * INSTANCES
+    assert all(verify(nginx, token)["email"] == "alice@example.com" for _, token in tokens)
+
+    # The old key is retired, not gone: its token is still accepted by every instance, and still published.
+    lookups = [client.post(nginx.url, "accounts:lookup", json={"idToken": old_token}) for _ in range(INSTANCES)]
+    assert [response.status_code for response in lookups] == [200] * INSTANCES, [response.text for response in lookups]
+    assert sorted(served_by(instances, response) for response in lookups) == [0, 1, 2]
+    listing = command(instances[2], "keys", "list")
+    assert listing.returncode == 0, listing.stderr
+    states = {line.split("\t")[0]: line.split("\t")[4] for line in listing.stdout.splitlines()[1:]}
+    assert states == {old_key: "retired", new_key: "active, signs new tokens"}, listing.stdout
 
 
 def test_rate_limits_hold_whichever_instance_is_asked(cluster):

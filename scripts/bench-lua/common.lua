@@ -10,6 +10,15 @@ common.api_key = os.getenv("BENCH_API_KEY")
 common.threads = tonumber(os.getenv("BENCH_THREADS") or "2")
 local directory = os.getenv("BENCH_DIR")
 local queue_name = os.getenv("BENCH_QUEUE") -- input queue of this run, if any
+-- Several wrk processes at once (one per Latchkey instance) number their threads on from each other, so each
+-- thread keeps its own queue files and addresses.
+local thread_offset = tonumber(os.getenv("BENCH_THREAD_OFFSET") or "0")
+-- Where done() writes the latency distribution, so bench.py can merge several wrk processes' percentiles.
+local percentiles_path = os.getenv("BENCH_PERCENTILES")
+-- Above 1, each request names one of this many client addresses in X-Forwarded-For (the server trusts 127.0.0.1 as
+-- its proxy), so the per-IP rate-limit counters spread as a real population's do instead of all meeting in one row.
+local client_addresses = tonumber(os.getenv("BENCH_CLIENT_ADDRESSES") or "1")
+local seeded = false
 
 non2xx = 0 -- answers outside 200...299: a single one fails the scenario
 exhausted = 0 -- requests wanted after this thread's queue ran dry: too few codes were generated
@@ -20,7 +29,20 @@ local threads = {}
 
 function setup(thread)
     table.insert(threads, thread)
-    thread:set("id", #threads)
+    thread:set("id", thread_offset + #threads)
+end
+
+-- `headers` with the client address of the request about to be made, when the run spreads them.
+function common.client(headers)
+    if client_addresses > 1 then
+        if not seeded then
+            math.randomseed(os.time() * 100 + id)
+            seeded = true
+        end
+        local n = math.random(client_addresses)
+        headers["X-Forwarded-For"] = "10." .. math.floor(n / 65536) % 256 .. "." .. math.floor(n / 256) % 256 .. "." .. n % 256
+    end
+    return headers
 end
 
 -- Counts a non-2xx answer and keeps the first one; true for a 2xx.
@@ -58,14 +80,17 @@ function common.open_queue(name)
         skip = tonumber(saved:read("*l")) or 0
         saved:close()
     end
-    local queue = { head = 1, items = {} }
+    -- `tail` is kept rather than taken from #items: once pop has cleared the front, # may return any border of
+    -- the table, 0 included, and an item pushed there would never be popped (refresh's queue then ran dry).
+    local queue = { head = 1, tail = 0, items = {} }
     local file = io.open(common.path(name))
     if file then
         local line_number = 0
         for line in file:lines() do
             line_number = line_number + 1
             if line_number > skip then
-                queue.items[#queue.items + 1] = line
+                queue.tail = queue.tail + 1
+                queue.items[queue.tail] = line
             end
         end
         file:close()
@@ -85,7 +110,8 @@ function common.pop(queue)
 end
 
 function common.push(queue, item)
-    queue.items[#queue.items + 1] = item
+    queue.tail = queue.tail + 1
+    queue.items[queue.tail] = item
 end
 
 -- Marks the queue as dry and stops this thread: a request without a fresh code or token would only produce an
@@ -117,10 +143,29 @@ function done(summary, latency, requests)
             first = thread:get("sample")
         end
         if queue_name then
-            local file = io.open(position_path(queue_name, index), "w")
+            local file = io.open(position_path(queue_name, thread_offset + index), "w")
             file:write(thread:get("position"), "\n")
             file:close()
         end
+    end
+    if percentiles_path and summary.requests > 0 then
+        -- "percent µs" lines: the distribution on a fine grid (every half percent, then 99.6 to 99.99), between the
+        -- minimum and the maximum. wrk 4.1 has no cheap walk over its histogram (latency(i) scans it from the start
+        -- at every call), while each percentile() is one scan.
+        local file = io.open(percentiles_path, "w")
+        file:write("0 ", latency.min, "\n")
+        local grid = {}
+        for half = 1, 199 do
+            grid[#grid + 1] = half / 2
+        end
+        for _, p in ipairs({ 99.6, 99.7, 99.8, 99.9, 99.95, 99.99 }) do
+            grid[#grid + 1] = p
+        end
+        for _, p in ipairs(grid) do
+            file:write(p, " ", latency:percentile(p), "\n")
+        end
+        file:write("100 ", latency.max, "\n")
+        file:close()
     end
     local errors = summary.errors
     io.write(string.format(

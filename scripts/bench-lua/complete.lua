@@ -17,7 +17,7 @@ function request()
         return common.exhausted()
     end
     local email, code = line:match("^(%S+) (%S+)$")
-    return wrk.format("POST", path, headers, '{"email":"' .. email .. '","oobCode":"' .. code .. '"}')
+    return wrk.format("POST", path, common.client(headers), '{"email":"' .. email .. '","oobCode":"' .. code .. '"}')
 end
 
 function response(status, headers, body)

@@ -17,7 +17,7 @@ function request()
     if not token then
         return common.exhausted()
     end
-    return wrk.format("POST", path, headers, '{"grantType":"refresh_token","refreshToken":"' .. token .. '"}')
+    return wrk.format("POST", path, common.client(headers), '{"grantType":"refresh_token","refreshToken":"' .. token .. '"}')
 end
 
 function response(status, headers, body)

@@ -18,7 +18,7 @@ end
 
 function request()
     sent = sent + 1
-    return wrk.format("POST", path, headers, prefix .. sent .. '@example.com"}')
+    return wrk.format("POST", path, common.client(headers), prefix .. sent .. '@example.com"}')
 end
 
 function response(status, headers, body)

@@ -1,12 +1,27 @@
+import Foundation
+import Logging
+
 extension AppConfiguration {
-    /// The server secret and the signing keys, created where missing only when `creatingIfMissing`.
+    /// Makes sure `store` holds an active signing key of `tokens.algorithm`: imports the PEM files of
+    /// `tokens.keyDirectory` into a store that holds no key, then creates a key where none is active, but only when
+    /// `creatingIfMissing`.
     ///
-    /// `serve` creates them in development mode only. In production a missing secret or key is a mistake to stop at,
-    /// not to paper over: a second instance, or a restore without `data/`, would otherwise publish other keys and be
-    /// unable to read the first one's links, sessions and queued mail. `latchkey init` creates them once.
-    package func loadSecrets(creatingIfMissing: Bool) throws -> (secret: ServerSecret, keys: SigningKeys) {
-        let secret = try ServerSecret.load(security, creatingIfMissing: creatingIfMissing)
-        let keys = try SigningKeys.load(directory: tokens.keyDirectory, algorithm: tokens.algorithm, creatingIfMissing: creatingIfMissing)
-        return (secret, keys)
+    /// `serve` creates it in development mode only, as it does the server secret (`ServerSecret.load`). In production a
+    /// missing key is a mistake to stop at, not to paper over: a restore without the keys would otherwise publish a
+    /// new one and invalidate every ID token issued. `latchkey init` creates it once.
+    package func prepareSigningKeys(
+        in store: any Store, secret: ServerSecret, creatingIfMissing: Bool, now: Date, logger: Logger
+    ) async throws -> SigningKeyVault.Preparation {
+        let preparation = try await SigningKeyVault(store: store, secret: secret).prepare(
+            tokens.algorithm, keyDirectory: tokens.keyDirectory, creatingIfMissing: creatingIfMissing, now: now)
+        if !preparation.imported.isEmpty {
+            logger.notice(
+                "Signing keys imported into the store from tokens.keyDirectory; the directory is not read again",
+                metadata: ["directory": "\(tokens.keyDirectory)", "keys": .array(preparation.imported.map { .string($0.id) })])
+        }
+        if let created = preparation.created {
+            logger.info("Signing key created in the store", metadata: ["key.id": "\(created.id)", "algorithm": "\(created.algorithm.rawValue)"])
+        }
+        return preparation
     }
 }

@@ -7,8 +7,12 @@ import Foundation
 /// - `tokens.idTokenLifetimeSeconds` (integer, default `3600`, 60 to 86400).
 /// - `tokens.algorithm` (`"RS256"` or `"ES256"`, default `"RS256"`): how new ID tokens are signed. ES256 signs
 ///   several times faster; RS256 is what every Firebase-era verifier expects. Keys of both kinds stay published.
-/// - `tokens.keyDirectory` (string, default `"data/keys"`): where the signing keys are kept; a key is
-///   created there by `latchkey init` (or by `serve` in development mode).
+/// - `tokens.rotationDelaySeconds` (integer, default `3600`, 0 to 2592000): how long a key added by `latchkey keys
+///   rotate` is only published before it signs, so that verifiers, which cache the JWKS (`max-age` 3600), hold it
+///   before any token names it. `0` signs at once; other instances load it within seconds.
+/// - `tokens.keyDirectory` (string, default `"data/keys"`): where signing keys were kept as PEM files up to 0.8.
+///   Signing keys now live in the store, sealed with the server secret; the directory is read only when the store
+///   holds no key yet, to import its files (active at once, keeping their ids).
 package struct TokenConfiguration: Sendable {
     /// The JWS algorithms ID tokens can be signed with.
     package enum Algorithm: String, Sendable, CaseIterable {
@@ -16,14 +20,19 @@ package struct TokenConfiguration: Sendable {
         case es256 = "ES256"
     }
 
+    /// The longest `tokens.idTokenLifetimeSeconds` allowed: a day.
+    package static let longestIDTokenLifetimeSeconds = 86_400
+
     package var issuer: String
     package var algorithm: Algorithm
     package var idTokenLifetimeSeconds: Int
+    package var rotationDelaySeconds: Int
     package var keyDirectory: String
 
     init(_ read: inout ConfigSectionReader, publicURL: URL) {
         issuer = read.string("tokens.issuer") ?? publicURL.absoluteString
-        idTokenLifetimeSeconds = read.int("tokens.idTokenLifetimeSeconds", default: 3600, in: 60...86_400)
+        idTokenLifetimeSeconds = read.int("tokens.idTokenLifetimeSeconds", default: 3600, in: 60...Self.longestIDTokenLifetimeSeconds)
+        rotationDelaySeconds = read.int("tokens.rotationDelaySeconds", default: 3600, in: 0...2_592_000)
         keyDirectory = read.string("tokens.keyDirectory") ?? "data/keys"
         algorithm = read.choice("tokens.algorithm", default: Algorithm.rs256)
     }

@@ -35,10 +35,19 @@ package struct Account: Sendable, Equatable {
         Account(id: id ?? makeID(), email: email, isEmailVerified: false, validSince: now.wholeSeconds, createdAt: now)
     }
 
-    /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG.
+    /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG, drawn a batch of bytes at a time (one
+    /// system call per batch, not per letter: ids are made on the store's writer thread). A byte picks a letter only
+    /// below 248, the largest multiple of 62 a byte holds, so every letter is equally likely.
     package static func makeID() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<28).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let unbiased = UInt8(256 / alphabet.count * alphabet.count - 1)
+        var id: [UInt8] = []
+        id.reserveCapacity(28)
+        while id.count < 28 {
+            for byte in ServerSecret.randomBytes(32) where byte <= unbiased && id.count < 28 {
+                id.append(alphabet[Int(byte) % alphabet.count])
+            }
+        }
+        return String(decoding: id, as: UTF8.self)
     }
 }

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 
-/// The one secret behind every keyed hash and sealed outbox message.
+/// The one secret behind every keyed hash, sealed outbox message and sealed signing key.
 ///
 /// Each use gets its own key derived with HKDF, so a hash of a link code can never be replayed as a
-/// refresh-token hash, and the sealing key is never used for hashing.
+/// refresh-token hash, a sealing key is never used for hashing, and a queued message can never be opened as a key.
 package struct ServerSecret: Sendable {
     /// What a stored hash is of.
     package enum HashPurpose: Sendable {
@@ -14,18 +14,29 @@ package struct ServerSecret: Sendable {
         case rateLimitSubject
     }
 
+    /// What a sealed value is: each kind is sealed under its own key.
+    package enum SealPurpose: Sendable {
+        /// A queued message, which holds a live sign-in link.
+        case outboxMessage
+        /// The private half of an ID-token signing key, kept in the store.
+        case signingKey
+    }
+
     /// The HKDF `info` of each derived key.
     private enum KeyInfo: String {
         case linkCode = "latchkey link code v1"
         case refreshToken = "latchkey refresh token v1"
         case outboxSealing = "latchkey outbox sealing v1"
         case rateLimitSubject = "latchkey rate limit subject v1"
+        case signingKeySealing = "latchkey signing key sealing v1"
     }
 
-    private let linkCodeKey: SymmetricKey
-    private let refreshTokenKey: SymmetricKey
+    /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
+    private let linkCodeMAC: HMAC<SHA256>
+    private let refreshTokenMAC: HMAC<SHA256>
     private let sealingKey: SymmetricKey
-    private let rateLimitKey: SymmetricKey
+    private let rateLimitMAC: HMAC<SHA256>
+    private let signingKeySealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -33,31 +44,41 @@ package struct ServerSecret: Sendable {
         func derive(_ purpose: KeyInfo) -> SymmetricKey {
             HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
         }
-        linkCodeKey = derive(.linkCode)
-        refreshTokenKey = derive(.refreshToken)
+        linkCodeMAC = HMAC(key: derive(.linkCode))
+        refreshTokenMAC = HMAC(key: derive(.refreshToken))
         sealingKey = derive(.outboxSealing)
-        rateLimitKey = derive(.rateLimitSubject)
+        rateLimitMAC = HMAC(key: derive(.rateLimitSubject))
+        signingKeySealingKey = derive(.signingKeySealing)
     }
 
     /// The keyed hash stored in place of a code or token.
     package func hash(_ token: String, for purpose: HashPurpose) -> Data {
-        let key =
+        var mac =
             switch purpose {
-            case .linkCode: linkCodeKey
-            case .refreshToken: refreshTokenKey
-            case .rateLimitSubject: rateLimitKey
+            case .linkCode: linkCodeMAC
+            case .refreshToken: refreshTokenMAC
+            case .rateLimitSubject: rateLimitMAC
             }
-        return Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: key))
+        mac.update(data: Data(token.utf8))
+        return Data(mac.finalize())
     }
 
-    /// Encrypts a queued message, which holds a live sign-in link, for its time in the database.
-    package func seal(_ plaintext: [UInt8]) throws -> Data {
-        try ChaChaPoly.seal(plaintext, using: sealingKey).combined
+    /// Encrypts a value for its time in the database: a queued message by default, or a signing key.
+    package func seal(_ plaintext: [UInt8], for purpose: SealPurpose = .outboxMessage) throws -> Data {
+        try ChaChaPoly.seal(plaintext, using: key(for: purpose)).combined
     }
 
-    /// Decrypts what `seal` produced; throws when it was tampered with or sealed under another secret.
-    package func open(_ sealed: Data) throws -> Data {
-        try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: sealed), using: sealingKey)
+    /// Decrypts what `seal` produced for the same purpose; throws when it was tampered with, sealed under another
+    /// secret or sealed for another purpose.
+    package func open(_ sealed: Data, for purpose: SealPurpose = .outboxMessage) throws -> Data {
+        try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: sealed), using: key(for: purpose))
+    }
+
+    private func key(for purpose: SealPurpose) -> SymmetricKey {
+        switch purpose {
+        case .outboxMessage: sealingKey
+        case .signingKey: signingKeySealingKey
+        }
     }
 
     /// A fresh URL-safe token carrying `bytes` bytes from the system CSPRNG (43 characters for 32 bytes).
@@ -65,14 +86,14 @@ package struct ServerSecret: Sendable {
         randomBytes(bytes).base64URLEncoded()
     }
 
-    /// `count` bytes from the system CSPRNG, eight per draw (each draw is a `getrandom` call on Linux).
+    /// `count` bytes from the kernel's CSPRNG in one `getrandom` call (glibc's `arc4random_buf`), where the standard
+    /// library's generator makes a call per eight bytes: tokens and ids are drawn on the store's writer thread.
     static func randomBytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = Data(capacity: count + 8)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        var bytes = Data(count: count)
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
         }
-        return bytes.prefix(count)
+        return bytes
     }
 }
 

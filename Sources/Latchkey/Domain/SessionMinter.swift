@@ -10,9 +10,10 @@ package struct SessionMinter: Sendable {
         self.secret = secret
     }
 
-    /// A fresh refresh token opening a new session signed in with `provider` (`next(in:)` rotates within a session).
-    func makeRefreshToken(signingInWith provider: SignInProvider) -> IssuedRefreshToken {
-        IssuedRefreshToken(token: ServerSecret.makeToken(), secret: secret, sessionID: ServerSecret.makeToken(bytes: 16), provider: provider)
+    /// A fresh refresh token opening a new session signed in with `provider` at `now` (`makeRefreshToken(rotating:)`
+    /// rotates within a session).
+    func makeRefreshToken(signingInWith provider: SignInProvider, at now: Date) -> IssuedRefreshToken {
+        IssuedRefreshToken(token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider)
     }
 
     /// The refresh token that replaces a used one of `session`.

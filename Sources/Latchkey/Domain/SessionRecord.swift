@@ -31,6 +31,16 @@ package struct SessionRecord: Sendable, Equatable {
         self.revokedAt = revokedAt
         self.isRevokedWithAccount = isRevokedWithAccount
     }
+
+    /// A new session's id: the milliseconds of `now` in twelve hex digits, then 16 bytes from the CSPRNG. Ids that sort
+    /// by time make every new session, and its refresh tokens' index entry, land on the rightmost page of their B-tree
+    /// instead of a random one (a random page is a page more to write per sign-in). The time they show is the
+    /// session's `auth_time`, which its ID tokens carry anyway.
+    package static func makeID(at now: Date) -> String {
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        let prefix = String(milliseconds, radix: 16)
+        return String(repeating: "0", count: max(0, 12 - prefix.count)) + prefix + ServerSecret.makeToken(bytes: 16)
+    }
 }
 
 /// How a session signed in, by Firebase's provider id (`firebase.sign_in_provider`).

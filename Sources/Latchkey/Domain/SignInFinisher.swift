@@ -79,7 +79,7 @@ package struct SignInFinisher: Sendable {
         account.lastSignInAt = now
         try await transaction.saveAccount(account, stored: attempt.stored)
         // A second factor, once enrolled, is asked for here instead of opening the session (#18).
-        let refresh = minter.makeRefreshToken(signingInWith: attempt.provider)
+        let refresh = minter.makeRefreshToken(signingInWith: attempt.provider, at: now)
         try await transaction.insert(
             SessionRecord(id: refresh.sessionID, accountID: account.id, signInProvider: attempt.provider, authTime: now, createdAt: now))
         try await transaction.insert(refresh.record(now: now))

@@ -11,7 +11,8 @@ struct MetricsController {
     }
 
     @Sendable func exposition(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let text = metrics.exposition(backlog: try await store.read { [now = clock.now] in try await $0.outboxBacklog(now: now) })
+        let backlog = try await store.read { [hostNow = clock.now] tx in try await tx.outboxBacklog(now: try await tx.outboxNow(hostNow: hostNow)) }
+        let text = metrics.exposition(backlog: backlog)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: text)))

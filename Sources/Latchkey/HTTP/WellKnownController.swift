@@ -5,6 +5,8 @@ import LatchkeyWire
 struct WellKnownController {
     let tokens: TokenIssuer
     let store: any Store
+    /// Which keys are published depends on the time: a retired key drops out once its tokens have expired.
+    let clock: any WallClock
     let publicURL: String
     /// The API's OpenAPI document, read once at start-up; `nil` when the file is absent.
     let openAPIDocument: ByteBuffer?
@@ -19,7 +21,7 @@ struct WellKnownController {
     }
 
     @Sendable func jwks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var response = try context.responseEncoder.encode(tokens.jwks, from: request, context: context)
+        var response = try context.responseEncoder.encode(tokens.publishedKeys(at: clock.now), from: request, context: context)
         response.headers[.cacheControl] = "public, max-age=3600"
         return response
     }
@@ -46,6 +48,6 @@ struct WellKnownController {
         // The algorithms of the published keys: old tokens stay verifiable after `tokens.algorithm` changes.
         OpenIDConfiguration(
             issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json",
-            idTokenSigningAlgValuesSupported: Set(tokens.jwks.keys.map(\.alg)).sorted())
+            idTokenSigningAlgValuesSupported: Set(tokens.publishedKeys(at: clock.now).keys.map(\.alg)).sorted())
     }
 }

@@ -56,11 +56,15 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     /// Delivers everything due now, batch by batch, with up to `policy.workers` messages in flight.
     package func deliverDueMessages() async {
         while !Task.isShuttingDownGracefully {
-            let now = clock.now
             let batch: [ClaimedMessage]
-            let (leaseUntil, limit) = (now.addingTimeInterval(policy.lease), policy.workers * 4)
+            let (hostNow, lease, limit) = (clock.now, policy.lease, policy.workers * 4)
             do {
-                batch = try await store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: leaseUntil, limit: limit) }
+                // Due-ness and the lease's end come from the store's clock (PostgreSQL's, when instances share it),
+                // read in the claiming transaction, so an instance whose host clock runs ahead takes over no live lease.
+                batch = try await store.write { tx in
+                    let now = try await tx.outboxNow(hostNow: hostNow)
+                    return try await tx.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(lease), limit: limit)
+                }
             } catch {
                 logger.error("Outbox could not be read", metadata: ["error": "\(error)"])
                 return
@@ -120,8 +124,8 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         }
         metrics.count(email: .sent)
         do {
-            let now = clock.now
-            if try await store.write({ try await $0.markDelivered(claim, at: now) }) {
+            let hostNow = clock.now
+            if try await store.write({ tx in try await tx.markDelivered(claim, at: try await tx.outboxNow(hostNow: hostNow)) }) {
                 logger.debug("Email delivered", metadata: metadata)
             } else {
                 logger.warning("Email delivered after its lease was taken over; it may go out twice", metadata: metadata)
@@ -134,16 +138,21 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
 
     private func recordFailure(_ claim: OutboxClaim, error: any Error, attempts: Int, metadata: Logger.Metadata) async {
         var metadata = metadata
-        let retryAt = policy.retryDelay(afterAttempt: attempts, error: error).map { clock.now.addingTimeInterval($0) }
+        let (delay, hostNow) = (policy.retryDelay(afterAttempt: attempts, error: error), clock.now)
         metadata["error"] = "\(error)"
         do {
             let text = "\(error)"
-            _ = try await store.write { try await $0.recordDeliveryFailure(claim, error: text, retryAt: retryAt) }
+            // The retry time is counted from the clock the claims are judged by, so it falls due after `delay` on every instance.
+            _ = try await store.write { tx in
+                var retryAt: Date?
+                if let delay { retryAt = try await tx.outboxNow(hostNow: hostNow).addingTimeInterval(delay) }
+                return try await tx.recordDeliveryFailure(claim, error: text, retryAt: retryAt)
+            }
         } catch {
             logger.error("Outbox failure could not be recorded", metadata: ["outbox.id": "\(claim.messageID)", "error": "\(error)"])
         }
-        metrics.count(email: retryAt == nil ? .failed : .retried)
-        if retryAt == nil {
+        metrics.count(email: delay == nil ? .failed : .retried)
+        if delay == nil {
             logger.error("Email delivery gave up", metadata: metadata)
         } else {
             logger.warning("Email delivery failed; will retry", metadata: metadata)

@@ -4,6 +4,10 @@ import Foundation
 /// message names the token, so a worker whose lease ran out and was taken over can no longer touch it.
 package protocol OutboxStore {
     func enqueue(_ message: OutboxMessage) async throws
+    /// The time due-ness and leases are judged by, read inside the transaction that uses it. Instances sharing a
+    /// PostgreSQL store take the database's clock, so hosts whose clocks disagree still agree on when a lease ends or a
+    /// retry falls due; SQLite, held by one machine, returns `hostNow`, so a caller's clock (a test's) stays in charge.
+    func outboxNow(hostNow: Date) async throws -> Date
     /// Leases up to `limit` messages that are due at `now` until `leaseUntil`, under one new claim token.
     func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [ClaimedMessage]
     /// Ends the lease of claimed messages that were not attempted.

@@ -12,9 +12,11 @@ package protocol Store: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Runs `body` on a read-only snapshot, concurrently with writes.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Runs `body` on one read-only snapshot with no time limit, for work that reads the whole store (`latchkey copy`).
+    func readSnapshot<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
 }
 
 /// Everything one transaction offers, by concern; one type may implement them all.
 package protocol StoreTransaction: AccountStore, IdentityStore, SignInRequestStore, SessionStore, OutboxStore, AuditStore, RateCounterStore,
-    RetentionStore
+    RetentionStore, SigningKeyStore, RowCopyStore
 {}

@@ -16,19 +16,19 @@ package struct JSONWebKeySet: Codable, Sendable, Equatable {
     }
 
     package var keys: [Key]
+}
 
-    init(_ signingKeys: SigningKeys) throws {
-        keys = try signingKeys.keys.map { key in
-            switch key.material {
-            case .rsa(let rsa):
-                let primitives = try rsa.publicKey.getKeyPrimitives()
-                return Key(
-                    kty: "RSA", alg: "RS256", kid: key.id, n: primitives.modulus.base64URLEncoded(),
-                    e: primitives.publicExponent.base64URLEncoded())
-            case .p256(let p256):
-                guard let point = p256.parameters else { throw StartupError("key \(key.id) has no public point") }
-                return Key(kty: "EC", alg: "ES256", kid: key.id, crv: "P-256", x: point.x, y: point.y)
-            }
+extension JSONWebKeySet.Key {
+    /// The public half of `key`.
+    init(publicHalfOf key: SigningKey) throws {
+        switch key.material {
+        case .rsa(let rsa):
+            let primitives = try rsa.publicKey.getKeyPrimitives()
+            self.init(
+                kty: "RSA", alg: "RS256", kid: key.id, n: primitives.modulus.base64URLEncoded(), e: primitives.publicExponent.base64URLEncoded())
+        case .p256(let p256):
+            guard let point = p256.parameters else { throw SigningKey.Failure(description: "key \(key.id) has no public point") }
+            self.init(kty: "EC", alg: "ES256", kid: key.id, crv: "P-256", x: point.x, y: point.y)
         }
     }
 }

@@ -15,7 +15,7 @@ struct JWSSigner: Sendable {
     /// `base64url(header) + "."`, the same for every token of this key.
     private let signingInputPrefix: [UInt8]
 
-    init(_ key: SigningKeys.Key) throws {
+    init(_ key: SigningKey) throws {
         switch key.algorithm {
         case .rs256: self.key = .rsa(try OpenSSLRSAKey(pem: key.pem))
         case .es256: self.key = .p256(try P256.Signing.PrivateKey(pemRepresentation: key.pem))

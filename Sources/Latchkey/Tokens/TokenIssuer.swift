@@ -3,33 +3,31 @@ import JWTKit
 
 /// Signs ID tokens and publishes the keys that verify them.
 package struct TokenIssuer: Sendable {
-    /// Verifies tokens signed by any published key.
-    let collection: JWTKeyCollection
-    private let signer: JWSSigner
-    package let jwks: JSONWebKeySet
+    /// The keys, kept current from the store.
+    let keys: SigningKeyRing
     package let issuer: String
     package let audience: String
     package let lifetime: Int
 
-    package init(keys: SigningKeys, configuration: TokenConfiguration, projectID: String) async throws {
-        guard let current = keys.current else { throw StartupError("no signing key in \(configuration.keyDirectory)") }
-        let collection = JWTKeyCollection()
-        for key in keys.keys {
-            switch key.material {
-            case .rsa(let rsa): await collection.add(rsa: rsa.publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
-            case .p256(let p256): await collection.add(ecdsa: p256.publicKey, kid: JWKIdentifier(string: key.id))
-            }
-        }
-        self.collection = collection
-        self.signer = try JWSSigner(current)
-        self.jwks = try JSONWebKeySet(keys)
+    /// No key of the configured algorithm is active: start-up checks there is one, so only a store emptied under a
+    /// running server gets here.
+    struct NoActiveKey: Error {}
+
+    package init(keys: SigningKeyRing, configuration: TokenConfiguration, projectID: String) {
+        self.keys = keys
         self.issuer = configuration.issuer
         self.audience = projectID
         self.lifetime = configuration.idTokenLifetimeSeconds
     }
 
-    /// An ID token for `user`, valid for the configured lifetime from `now`.
+    /// The keys to publish at `now`: the active and pending ones, and retired ones whose tokens may still be valid.
+    package func publishedKeys(at now: Date) -> JSONWebKeySet {
+        keys.publishedKeys(at: now)
+    }
+
+    /// An ID token for `user`, valid for the configured lifetime from `now`, signed by the key active at `now`.
     package func makeIDToken(for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider) throws -> String {
+        guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
         let account = user.account
         let issuedAt = now.wholeSeconds
         let claims = IDTokenClaims(
@@ -57,11 +55,14 @@ extension Date {
 }
 
 extension TokenIssuer {
-    /// The claims of an ID token this server issued: signature, expiry, issuer and audience checked.
+    /// The claims of an ID token this server issued: signature, expiry, issuer and audience checked. A token naming a
+    /// key this process has not loaded (rotated a moment ago, another instance already signing with it) reloads the
+    /// keys first.
     package func verifyIDToken(_ token: String) async throws(SignInError) -> IDTokenClaims {
         let claims: IDTokenClaims
+        if let keyID = JWSHeader(of: token)?.kid, !keys.holds(keyID) { await keys.reloadForUnknownKey() }
         do {
-            claims = try await collection.verify(token, as: IDTokenClaims.self)
+            claims = try await keys.verifier.verify(token, as: IDTokenClaims.self)
         } catch let error as JWTError where error.errorType == .claimVerificationFailure {
             throw .tokenExpired
         } catch {

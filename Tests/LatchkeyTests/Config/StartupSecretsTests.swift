@@ -1,9 +1,12 @@
 import Foundation
+import HummingbirdTesting
+import InMemoryLogging
 import Latchkey
+import Logging
 import Testing
 
-/// Production never makes its own server secret or signing keys: a second instance, or a restore without `data/`,
-/// would publish other keys and lose every link and session. Development mode does, for a first run.
+/// Production never makes its own server secret or signing key: a second instance, or a restore without them, would
+/// publish another key and lose every link and session. Development mode does, for a first run.
 @Suite struct StartupSecretsTests {
     @Test func productionRefusesToStartWithoutThemAndNamesLatchkeyInit() async throws {
         try await withWorkspace { workspace in
@@ -14,14 +17,23 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: configuration.tokens.keyDirectory))
             #expect(!FileManager.default.fileExists(atPath: workspace.databasePath))
 
-            _ = try configuration.loadSecrets(creatingIfMissing: true)
+            try await initialize(configuration)
             _ = try await buildApplication(configuration)
+        }
+    }
+
+    @Test func productionRefusesASecretWithoutAKeyAndNamesLatchkeyInit() async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration(["mode": "production"])
+            _ = try ServerSecret.load(configuration.security, creatingIfMissing: true)
+            let error = await #expect(throws: StartupError.self) { _ = try await buildApplication(configuration) }
+            #expect(error?.description.contains("no active RS256 signing key in the store: run `latchkey init`") == true)
         }
     }
 
     @Test func productionRefusesAnAlgorithmWithoutAKey() async throws {
         try await withWorkspace { workspace in
-            _ = try await workspace.configuration().loadSecrets(creatingIfMissing: true)
+            try await initialize(try await workspace.configuration())
             let es256 = try await workspace.configuration(["tokens.algorithm": "ES256"])
             await #expect(throws: StartupError.self) { _ = try await buildApplication(es256) }
         }
@@ -32,8 +44,46 @@ import Testing
             let configuration = try await workspace.configuration(["mode": "development"])
             _ = try await buildApplication(configuration)
             #expect(FileManager.default.fileExists(atPath: configuration.security.serverSecretFile))
-            let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: false)
-            #expect(keys.current != nil)
+            let keys = try await SQLiteStore(path: workspace.databasePath).read { try await $0.signingKeys() }
+            #expect(keys.map(\.algorithm) == [.rs256])
+        }
+    }
+
+    /// Another instance's keys, sealed under another secret, stop start-up with a reason rather than a 500 per sign-in.
+    @Test func aServerSecretThatOpensNoKeyStopsStartUp() async throws {
+        try await withWorkspace { workspace in
+            try await initialize(try await workspace.configuration(["mode": "production"]))
+            let other = try await workspace.configuration(
+                ["mode": "production", "security.serverSecret": "another-secret-of-at-least-32-bytes-0123456789"])
+            let error = await #expect(throws: StartupError.self) { _ = try await buildApplication(other) }
+            #expect(error?.description.contains("cannot be opened with this server secret") == true)
+        }
+    }
+
+    /// A deployment from before keys moved into the database: its key files are imported once, keeping their ids, so the
+    /// tokens they signed stay valid; after that the directory is not needed.
+    @Test func theKeyDirectoryIsImportedIntoAStoreWithoutKeys() async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration(["mode": "production"])
+            _ = try ServerSecret.load(configuration.security, creatingIfMissing: true)
+            let directory = URL(fileURLWithPath: configuration.tokens.keyDirectory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let files = try [SigningKey.generate(.rs256), SigningKey.generate(.es256)]
+            for key in files { try Data(key.pem.utf8).write(to: directory.appendingPathComponent("\(key.id).pem")) }
+
+            let handler = InMemoryLogHandler()
+            let app = try await buildApplication(configuration, logger: Logger(label: "test") { _ in handler })
+            #expect(handler.entries.contains { $0.message.description.contains("imported") })
+            try await app.test(.router) { client in
+                let published = try await client.publishedKeyIDs()
+                #expect(Set(published) == Set(files.map(\.id)))
+            }
+            let stored = try await SQLiteStore(path: workspace.databasePath).read { try await $0.signingKeys() }
+            #expect(Set(stored.map(\.id)) == Set(files.map(\.id)))
+            #expect(stored.allSatisfy { $0.activatesAt <= Date() })
+
+            try FileManager.default.removeItem(at: directory)
+            _ = try await buildApplication(configuration)
         }
     }
 }

@@ -22,8 +22,7 @@ import Testing
             let configuration = try await workspace.configuration()
             let store = try SQLiteStore(path: workspace.databasePath)
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
-            let tokens = try await TokenIssuer(
-                keys: SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true), configuration: configuration.tokens, projectID: "p")
+            let tokens = try await makeTokens(configuration, store: store, secret: secret, creatingIfMissing: true, clock: clock, logger: logger).issuer
             let minter = SessionMinter(tokens: tokens, secret: secret)
             let finisher = SignInFinisher(minter: minter)
             let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)

@@ -32,6 +32,17 @@ import Testing
         #expect(secret.hash("code", for: .linkCode).count == 32)
     }
 
+    /// Hashes stored by any earlier build must still match: HMAC-SHA256 under the HKDF-SHA256 key of the purpose (no
+    /// salt), computed independently with Python's `hmac`. Hashing other tokens in between changes nothing, though
+    /// each hash starts from the same keyed state.
+    @Test func hashesAreHMACUnderTheDerivedKeyWhateverCameBefore() {
+        let expected = "1d5f10cb8816f9e55964033043950df98b51526221d75fd89244a14208f5ab16"
+        let first = secret.hash("code", for: .refreshToken)
+        _ = (0..<3).map { secret.hash("other \($0)", for: .refreshToken) }
+        #expect(first.map { String(format: "%02x", $0) }.joined() == expected)
+        #expect(secret.hash("code", for: .refreshToken) == first)
+    }
+
     @Test func sealedMailOpensOnlyUnderTheSameSecret() throws {
         let sealed = try secret.seal(Array("a sign-in link".utf8))
         #expect(!String(decoding: sealed, as: UTF8.self).contains("sign-in"))

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import Logging
 import Testing
 
 /// The one step every sign-in ends with, on a real store with a fixed time.
@@ -10,10 +11,12 @@ import Testing
     static func withFinisher(_ body: (SignInFinisher, any Store) async throws -> Void) async throws {
         try await withWorkspace { workspace in
             let configuration = try await workspace.configuration()
-            let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true)
-            let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: "p")
+            let store = try SQLiteStore(path: workspace.databasePath)
             let secret = ServerSecret(material: Data(repeating: 9, count: 32))
-            try await body(SignInFinisher(minter: SessionMinter(tokens: tokens, secret: secret)), try SQLiteStore(path: workspace.databasePath))
+            let tokens = try await makeTokens(
+                configuration, store: store, secret: secret, creatingIfMissing: true, clock: FixedClock(now), logger: Logger(label: "test")
+            ).issuer
+            try await body(SignInFinisher(minter: SessionMinter(tokens: tokens, secret: secret)), store)
         }
     }
 

@@ -42,9 +42,8 @@ import Testing
             let store = try SQLiteStore(path: workspace.databasePath, statementObserver: { statements.append($0) })
             let secret = ServerSecret(material: Data(repeating: 3, count: 32))
             let clock = FixedClock()
-            let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, algorithm: .es256, creatingIfMissing: true)
-            let finisher = SignInFinisher(
-                minter: SessionMinter(tokens: try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: "p"), secret: secret))
+            let tokens = try await makeTokens(configuration, store: store, secret: secret, creatingIfMissing: true, clock: clock, logger: logger).issuer
+            let finisher = SignInFinisher(minter: SessionMinter(tokens: tokens, secret: secret))
             let limiter = RateLimiter(limits: .standard, secret: secret, store: store, clock: clock)
             let settings = try ActionCodeSettings(
                 continueURL: "https://app.example.com/done", canHandleCodeInApp: true, authorizedDomains: ["app.example.com"])
@@ -57,7 +56,7 @@ import Testing
                     store: store, limits: .standard, secret: secret, clock: clock, codeLifetime: 600, settings: settings,
                     sealedLetter: Data(count: 400), requester: requester),
                 secret: secret, statements: statements)
-            _ = statements.take()  // the migrations
+            _ = statements.take()  // the migrations and the signing key
             try await body(services)
         }
     }

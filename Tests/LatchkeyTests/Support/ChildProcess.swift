@@ -15,8 +15,9 @@ final class ChildProcess: Sendable {
     private let input: Mutex<Int32?>
     private let status = Mutex<Int32?>(nil)
 
-    /// Starts `arguments[0]`, found on `PATH`, with standard output discarded and standard error to `errorPath`.
-    init(_ arguments: [String], withInput: Bool = false, errorPath: String = "/dev/null") throws {
+    /// Starts `arguments[0]`, found on `PATH` unless it is a path, with standard output to `outputPath` and standard
+    /// error to `errorPath` (both discarded unless given).
+    init(_ arguments: [String], withInput: Bool = false, outputPath: String = "/dev/null", errorPath: String = "/dev/null") throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,7 +30,7 @@ final class ChildProcess: Sendable {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

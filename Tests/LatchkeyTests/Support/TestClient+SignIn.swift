@@ -34,6 +34,12 @@ extension TestClientProtocol {
     func refresh(_ token: String) async throws -> TestResponse {
         try await post("/v1/token", json: #"{"grantType":"refresh_token","refreshToken":"\#(token)"}"#)
     }
+
+    /// The `kid`s the JWKS publishes, in its order.
+    func publishedKeyIDs() async throws -> [String] {
+        let jwks = try await execute(uri: "/.well-known/jwks.json", method: .get).json
+        return try #require(jwks["keys"] as? [[String: Any]]).compactMap { $0["kid"] as? String }
+    }
 }
 
 extension TestResponse {

@@ -4,7 +4,7 @@ import JWTKit
 import Latchkey
 import Testing
 
-/// `tokens.algorithm` picks how new ID tokens are signed; every key in the directory stays published.
+/// `tokens.algorithm` picks how new ID tokens are signed; keys of the other algorithm stay published.
 @Suite struct SigningAlgorithmTests {
     @Test func es256TokensVerifyAgainstThePublishedP256Key() async throws {
         try await withApp(["tokens.algorithm": "ES256"]) { client, _, mailbox in
@@ -33,38 +33,48 @@ import Testing
             let claims = try await JWTKeyCollection().add(jwksJSON: jwks.text).verify(idToken, as: VerifiedClaims.self)
             #expect(claims.email == "alice@example.com")
 
-            let headerPart = try #require(idToken.split(separator: ".").first.map(String.init))
-            let padded = headerPart.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-                + String(repeating: "=", count: (4 - headerPart.count % 4) % 4)
-            let headerJSON = try #require(Data(base64Encoded: padded))
-            let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: String])
+            let header = try #require(try jwsHeader(of: idToken) as? [String: String])
             let keyID = try #require((try jwks.json["keys"] as? [[String: String]])?.first?["kid"])
             #expect(header == ["alg": algorithm, "kid": keyID, "typ": "JWT"])
         }
     }
 
     @Test func switchingAlgorithmKeepsTheOldKeyPublishedAndSignsWithTheNewOne() async throws {
-        try await withTemporaryDirectory { directory in
-            let rsa = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
-            let both = try SigningKeys.load(directory: directory.path, algorithm: .es256, creatingIfMissing: true)
-            #expect(both.keys.count == 2)
-            #expect(both.current?.algorithm == .es256)
-            #expect(both.keys.contains { $0.id == rsa.current?.id })
-            let again = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
-            #expect(again.keys.count == 2 && again.current?.id == rsa.current?.id)
+        try await withVault { vault in
+            let rsa = try #require(try await vault.prepare(.rs256, keyDirectory: "/nonexistent", creatingIfMissing: true, now: Self.now).created)
+            let es256 = try #require(try await vault.prepare(.es256, keyDirectory: "/nonexistent", creatingIfMissing: true, now: Self.now).created)
+            let schedule = SigningKeySchedule(try await vault.records())
+            #expect(schedule.keys.count == 2)
+            #expect(schedule.signingKey(.es256, at: Self.now)?.id == es256.id)
+            #expect(schedule.publishedUntil(rsa) == nil)
+            let again = try await vault.prepare(.rs256, keyDirectory: "/nonexistent", creatingIfMissing: true, now: Self.now)
+            #expect(again.created == nil)
+            #expect(SigningKeySchedule(try await vault.records()).signingKey(.rs256, at: Self.now)?.id == rsa.id)
         }
     }
 
     /// In production a missing key stops start-up rather than being made anew (a second instance would publish another).
     @Test func withoutCreatingAMissingKeyOfTheAlgorithmIsAnError() async throws {
-        try await withTemporaryDirectory { directory in
-            #expect(throws: StartupError.self) { try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: false) }
-            let rsa = try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: true)
-            #expect(try SigningKeys.load(directory: directory.path, algorithm: .rs256, creatingIfMissing: false).current?.id == rsa.current?.id)
-            let error = #expect(throws: StartupError.self) {
-                try SigningKeys.load(directory: directory.path, algorithm: .es256, creatingIfMissing: false)
+        try await withVault { vault in
+            await #expect(throws: StartupError.self) {
+                try await vault.prepare(.rs256, keyDirectory: "/nonexistent", creatingIfMissing: false, now: Self.now)
+            }
+            let rsa = try #require(try await vault.prepare(.rs256, keyDirectory: "/nonexistent", creatingIfMissing: true, now: Self.now).created)
+            let kept = try await vault.prepare(.rs256, keyDirectory: "/nonexistent", creatingIfMissing: false, now: Self.now)
+            #expect(kept.created == nil)
+            #expect(try await vault.records() == [rsa])
+            let error = await #expect(throws: StartupError.self) {
+                try await vault.prepare(.es256, keyDirectory: "/nonexistent", creatingIfMissing: false, now: Self.now)
             }
             #expect(error?.description.contains("latchkey init") == true)
+        }
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func withVault(_ body: (SigningKeyVault) async throws -> Void) async throws {
+        try await withWorkspace { workspace in
+            try await body(SigningKeyVault(store: try SQLiteStore(path: workspace.databasePath), secret: ServerSecret(material: Data(count: 32))))
         }
     }
 }

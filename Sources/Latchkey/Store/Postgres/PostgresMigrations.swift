@@ -107,6 +107,19 @@ enum PostgresMigrations {
             );
             CREATE INDEX rate_counters_by_expiry ON rate_counters(expires_at);
             """
-        )
+        ),
+        (
+            // Every instance publishes and signs with these; the private halves are sealed under the server secret.
+            "v2: signing keys",
+            """
+            CREATE TABLE signing_keys (
+                id TEXT PRIMARY KEY,
+                algorithm TEXT NOT NULL,
+                sealed_private_key BYTEA NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                activates_at DOUBLE PRECISION NOT NULL
+            );
+            """
+        ),
     ]
 }

@@ -7,6 +7,8 @@ extension PostgresStore {
     static let migrationLock: Int64 = 0x4C_61_74_63_68_6B_01
     /// The advisory lock a retention sweep's transaction holds.
     static let sweepLock: Int64 = 0x4C_61_74_63_68_6B_02
+    /// The advisory lock a transaction setting up signing keys holds (`lockSigningKeys`).
+    static let signingKeyLock: Int64 = 0x4C_61_74_63_68_6B_03
 
     /// Applies the migrations this database lacks, under an advisory lock, and returns their names. A database that
     /// holds a migration this build does not know was migrated by a newer Latchkey and is refused.

@@ -62,21 +62,26 @@ package struct PostgresStore: Store {
         var attempt = 1
         while true {
             do {
-                return try await withConnection { connection in
-                    try await connection.query(begin, logger: logger)
-                    do {
-                        let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
-                        try await connection.query("COMMIT", logger: logger)
-                        return value
-                    } catch {
-                        // A broken connection rolls back by itself; the body's own error is the one to report.
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
-                }
+                return try await withConnection { connection in try await run(body, begin: begin, on: connection) }
             } catch let error as PSQLError where error.isConflictWithAnotherTransaction && attempt < Self.attempts {
                 attempt += 1
             }
+        }
+    }
+
+    /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns.
+    func run<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, on connection: PostgresConnection
+    ) async throws -> T {
+        try await connection.query(begin, logger: logger)
+        do {
+            let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+            try await connection.query("COMMIT", logger: logger)
+            return value
+        } catch {
+            // A broken connection rolls back by itself; the body's own error is the one to report.
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
         }
     }
 

@@ -2,13 +2,25 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStoreTransaction {
+    /// A new message is due at once by the database's clock too: an instance whose host clock runs ahead would otherwise
+    /// queue it for a time the claims, judged by the database, only reach later.
     func enqueue(_ message: OutboxMessage) async throws {
         let created = message.createdAt.timeIntervalSince1970
         try await execute(
             """
             INSERT INTO outbox (recipient, format, sealed_message, created_at, next_attempt_at)
-            VALUES (\(message.recipient.value), \(message.format.rawValue), \(message.sealedContent), \(created), \(created))
+            VALUES (\(message.recipient.value), \(message.format.rawValue), \(message.sealedContent), \(created),
+                LEAST(\(created), extract(epoch FROM clock_timestamp())::float8))
             """)
+    }
+
+    /// The database's clock, which every instance sharing the store reads alike; `clock_timestamp()` rather than
+    /// `now()`, which stands still at the transaction's start.
+    func outboxNow(hostNow: Date) async throws -> Date {
+        guard let seconds = try await row("SELECT extract(epoch FROM clock_timestamp())::float8 AS now")?["now"].decode(Double.self) else {
+            throw StoreUnavailable("PostgreSQL did not tell the time")
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// `SKIP LOCKED`: a row another instance is claiming right now is left to it, never waited for nor taken twice.

@@ -245,6 +245,20 @@ package enum SQLiteMigrations {
                     ALTER TABLE outbox ADD COLUMN claim_token TEXT;
                     """)
         }
+        // Signing keys live in the database, their private halves sealed under the server secret, so that every instance
+        // on one database publishes and signs with the same keys, and `latchkey keys rotate` on any of them reaches all.
+        migrator.registerMigration("v12: signing keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE signing_keys (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        algorithm TEXT NOT NULL,
+                        sealed_private_key BLOB NOT NULL,
+                        created_at REAL NOT NULL,
+                        activates_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -36,8 +36,15 @@ package struct SQLiteStore: Store {
             }
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
-        // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`.
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())") }
+        // Set on the one writing connection, after GRDB has put it in WAL mode with its own `NORMAL`. A batch runs every
+        // caller in its own savepoint, whose journal outgrows SQLite's in-memory default and would spill into a
+        // temporary file, written and unlinked per batch: keep it in memory. Every request's random index pages pass
+        // through this one connection, and SQLite's default 2 MB cache made it read them again and again: 32 MB.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue.uppercased())")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+        }
         applied = try Self.migrate(pool, path: path)
         self.path = url.path
         writer = pool

@@ -11,6 +11,9 @@ extension SQLiteStoreTransaction {
             ])
     }
 
+    /// One machine holds a SQLite store, so its host clock is the only clock there is.
+    func outboxNow(hostNow: Date) async throws -> Date { hostNow }
+
     func claimOutboxMessages(now: Date, leaseUntil: Date, limit: Int) async throws -> [ClaimedMessage] {
         let token = ServerSecret.makeToken(bytes: 16)
         return try rows(

@@ -24,8 +24,7 @@ import Testing
             let store = opened.store
             let clock = FixedClock()
             let secret = ServerSecret(material: Data(repeating: 5, count: 32))
-            let keys = try SigningKeys.load(directory: configuration.tokens.keyDirectory, creatingIfMissing: true)
-            let tokens = try await TokenIssuer(keys: keys, configuration: configuration.tokens, projectID: "p")
+            let tokens = try await makeTokens(configuration, store: store, secret: secret, creatingIfMissing: true, clock: clock, logger: logger).issuer
             let minter = SessionMinter(tokens: tokens, secret: secret)
             let finisher = SignInFinisher(minter: minter)
             let limiter = RateLimiter(limits: limits, secret: secret, store: store, clock: clock)

@@ -1,0 +1,57 @@
+extension CopiedTable {
+    /// Every table that holds state, in an order that respects foreign keys (accounts before their identities,
+    /// sessions before their refresh tokens). A test compares this with both stores' migrated schemas, so a migration
+    /// that adds a table or a column cannot leave it out of the copy unnoticed.
+    package static let all: [CopiedTable] = [
+        CopiedTable(
+            "accounts", key: ["id"],
+            [
+                ("id", .text), ("email", .text), ("email_verified", .boolean), ("password_hash", .text), ("disabled", .boolean),
+                ("valid_since", .real), ("created_at", .real), ("last_sign_in_at", .real), ("display_name", .text), ("photo_url", .text),
+            ]),
+        CopiedTable(
+            "identities", key: ["provider_id", "provider_uid"],
+            [
+                ("provider_id", .text), ("provider_uid", .text), ("account_id", .text), ("email", .text), ("email_verified", .boolean),
+                ("display_name", .text), ("photo_url", .text), ("raw_profile", .text), ("created_at", .real),
+            ]),
+        CopiedTable(
+            "sessions", key: ["id"],
+            [
+                ("id", .text), ("account_id", .text), ("sign_in_provider", .text), ("second_factor", .text), ("auth_time", .real),
+                ("created_at", .real), ("revoked_at", .real), ("revoked_with_account", .boolean),
+            ]),
+        CopiedTable(
+            "refresh_tokens", key: ["id"],
+            [("id", .integer), ("token_hash", .blob), ("session_id", .text), ("created_at", .real), ("rotated_at", .real)]),
+        CopiedTable(
+            "pending_requests", key: ["id"],
+            [
+                ("id", .integer), ("code_hash", .blob), ("email", .text), ("created_at", .real), ("expires_at", .real), ("language", .text),
+                ("continue_url", .text), ("used_at", .real), ("mismatch_count", .integer), ("ios_bundle_id", .text),
+                ("android_package_name", .text), ("android_install_app", .boolean), ("handles_code_in_app", .boolean),
+            ]),
+        CopiedTable(
+            "outbox", key: ["id"],
+            [
+                ("id", .integer), ("recipient", .text), ("format", .text), ("sealed_message", .sealed(.outboxMessage)), ("created_at", .real),
+                ("status", .text), ("attempts", .integer), ("next_attempt_at", .real), ("lease_until", .real), ("claim_token", .text),
+                ("last_error", .text), ("sent_at", .real),
+            ]),
+        CopiedTable(
+            "audit_events", key: ["id"],
+            [
+                ("id", .integer), ("at", .real), ("kind", .text), ("account_id", .text), ("email", .text), ("ip_address", .text),
+                ("user_agent", .text), ("detail", .text),
+            ]),
+        CopiedTable(
+            "rate_counters", key: ["id"],
+            [("id", .integer), ("key", .text), ("window_start", .integer), ("count", .integer), ("expires_at", .integer)]),
+        CopiedTable(
+            "signing_keys", key: ["id"],
+            [
+                ("id", .text), ("algorithm", .text), ("sealed_private_key", .sealed(.signingKey)), ("created_at", .real),
+                ("activates_at", .real),
+            ]),
+    ]
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// When each signing key signs and how long it is published: rotation's rules, as a function of the stored keys alone,
+/// so that every instance (and `latchkey keys list`) reaches the same answer without talking to the others.
+///
+/// Keys of one algorithm take turns in the order of their activation: the latest one activated signs. A key is
+/// published from the moment it is stored (pending until it activates), and after its successor activates (retired)
+/// for as long as a token it signed may live, then no more. A key whose successor has not activated, or which has
+/// none, stays published; so do the keys of an algorithm no longer configured, as their tokens may still be in use.
+package struct SigningKeySchedule: Sendable {
+    /// How long a retired key stays published after its successor activates: the longest ID token lifetime
+    /// `tokens.idTokenLifetimeSeconds` allows. Not the configured one, which each instance reads for itself and may have
+    /// been longer when the key signed.
+    package static let retirementGrace = TimeInterval(TokenConfiguration.longestIDTokenLifetimeSeconds)
+
+    /// Where one key stands at a moment.
+    package enum State: String, Sendable {
+        /// Published, not signing yet.
+        case pending
+        /// Signing (or, for another algorithm than the configured one, verifying what it signed).
+        case active
+        /// Superseded by a newer key of its algorithm; published until its tokens have expired.
+        case retired
+        /// Retired and past that: no token it signed is still valid, so it is no longer published.
+        case unpublished
+    }
+
+    /// The keys in turn order: by activation, then creation, then id, so that every instance orders them alike.
+    package let keys: [SigningKeyRecord]
+
+    package init(_ keys: [SigningKeyRecord]) {
+        self.keys = keys.sorted { ($0.activatesAt, $0.createdAt, $0.id) < ($1.activatesAt, $1.createdAt, $1.id) }
+    }
+
+    /// The key that signs tokens of `algorithm` at `now`.
+    package func signingKey(_ algorithm: TokenConfiguration.Algorithm, at now: Date) -> SigningKeyRecord? {
+        keys.last { $0.algorithm == algorithm && $0.activatesAt <= now }
+    }
+
+    /// The key that takes over from `key`: the next of its algorithm to activate.
+    func successor(of key: SigningKeyRecord) -> SigningKeyRecord? {
+        guard let index = keys.firstIndex(where: { $0.id == key.id }) else { return nil }
+        return keys[(index + 1)...].first { $0.algorithm == key.algorithm }
+    }
+
+    /// When `key` stops being published; nil while no successor is scheduled.
+    package func publishedUntil(_ key: SigningKeyRecord) -> Date? {
+        successor(of: key).map { $0.activatesAt.addingTimeInterval(Self.retirementGrace) }
+    }
+
+    package func state(of key: SigningKeyRecord, at now: Date) -> State {
+        if now < key.activatesAt { return .pending }
+        guard let successor = successor(of: key), successor.activatesAt <= now else { return .active }
+        return now < successor.activatesAt.addingTimeInterval(Self.retirementGrace) ? .retired : .unpublished
+    }
+}

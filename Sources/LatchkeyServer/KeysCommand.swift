@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Latchkey
+import Logging
+
+/// `latchkey keys`: the ID-token signing keys in the store, which every instance on it publishes and signs with.
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys", abstract: "List or rotate the ID-token signing keys kept in the database.",
+        subcommands: [List.self, Rotate.self], defaultSubcommand: List.self)
+
+    /// `latchkey keys list`: every stored key with where it stands; nothing secret is printed, nor needed.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the signing keys: id, algorithm, when each was created and activates, its state and how long it stays published.")
+
+        @OptionGroup var options: ConfigOption
+
+        func run() async throws {
+            let configuration = try await options.load()
+            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let schedule = SigningKeySchedule(try await store.read { try await $0.signingKeys() })
+            guard !schedule.keys.isEmpty else {
+                print("no signing keys in the store: run `latchkey init` once with the same --config")
+                return
+            }
+            let now = Date()
+            print("id\talgorithm\tcreated\tactivates\tstate\tpublished until")
+            for key in schedule.keys {
+                let fields = [
+                    key.id, key.algorithm.rawValue, key.createdAt.formatted(.iso8601), key.activatesAt.formatted(.iso8601),
+                    schedule.describe(key, signing: configuration.tokens.algorithm, at: now), schedule.publishedUntil(key)?.formatted(.iso8601) ?? "-",
+                ]
+                print(fields.joined(separator: "\t"))
+            }
+        }
+    }
+
+    /// `latchkey keys rotate`: a new key of `tokens.algorithm`, published at once by every instance and signing after
+    /// `tokens.rotationDelaySeconds`; the key it replaces stays published until its tokens have expired.
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a signing key of tokens.algorithm that every instance publishes within seconds and signs with after "
+                + "tokens.rotationDelaySeconds.")
+
+        @OptionGroup var options: ConfigOption
+
+        func run() async throws {
+            let configuration = try await options.load()
+            let secret: ServerSecret
+            do {
+                secret = try ServerSecret.load(configuration.security, creatingIfMissing: false)
+            } catch let error as StartupError {
+                printError("latchkey: \(error)")
+                throw ExitCode.failure
+            }
+            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let tokens = configuration.tokens
+            let key = try await SigningKeyVault(store: store, secret: secret).rotate(
+                tokens.algorithm, delay: TimeInterval(tokens.rotationDelaySeconds), now: Date())
+            print("added signing key \(key.id) (\(key.algorithm.rawValue)): published now, signs from \(key.activatesAt.formatted(.iso8601))")
+        }
+    }
+}
+
+extension SigningKeySchedule {
+    /// Where `key` stands at `now`, as the commands print it; the key that signs new tokens of `algorithm` says so.
+    func describe(_ key: SigningKeyRecord, signing algorithm: TokenConfiguration.Algorithm, at now: Date) -> String {
+        state(of: key, at: now).rawValue + (signingKey(algorithm, at: now)?.id == key.id ? ", signs new tokens" : "")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Latchkey
+import Logging
+import Testing
+
+/// A deployment to move: populated through the running server over HTTP, copied, counted, and served again.
+enum CopyDeployment {
+    static let logger = Logger(label: "test")
+    /// A per-address limit loose enough never to refuse, so that sends leave rate counters to copy.
+    static var limits: [String: Any] { ["rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]]] }
+
+    /// What the deployment issued before its copy.
+    struct Issued {
+        /// Alice's code, sent but not used.
+        let code: String
+        /// Bob's refresh token after one rotation.
+        let refreshToken: String
+        let accountID: String
+    }
+
+    /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, and Alice is sent a code she has
+    /// not used yet, which leaves rows in every table.
+    static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
+        try await initialize(configuration, now: clock.now)
+        return try await serve(configuration, clock: clock) { client, mailbox in
+            var tokens: [String: String] = [:]
+            for (index, name) in ["bob", "carol", "dave"].enumerated() {
+                try await client.sendLink(to: "\(name)@example.com")
+                let body = try await client.complete(email: "\(name)@example.com", code: try await mailbox.code(at: index)).json
+                tokens[name] = try #require(body["refreshToken"] as? String)
+            }
+            let refreshed = try await client.refresh(try #require(tokens["bob"])).json
+            try await client.sendLink(to: "alice@example.com")
+            return Issued(
+                code: try await mailbox.code(at: 3), refreshToken: try #require(refreshed["refresh_token"] as? String),
+                accountID: try #require(refreshed["user_id"] as? String))
+        }
+    }
+
+    /// Runs `body` against a server on `configuration`'s store, over real HTTP.
+    static func serve<T: Sendable>(
+        _ configuration: AppConfiguration, clock: FixedClock, _ body: @Sendable (any TestClientProtocol, Mailbox) async throws -> T
+    ) async throws -> T {
+        let app = try await buildApplication(configuration, clock: clock, logger: logger)
+        let mailbox = Mailbox(directory: URL(fileURLWithPath: configuration.mail.fileDirectory))
+        return try await app.test(.live) { client in try await body(client, mailbox) }
+    }
+
+    /// Copies `source`'s store into `target`'s, as `latchkey copy` does.
+    static func copy(_ source: AppConfiguration, to target: AppConfiguration, pageSize: Int = 500) async throws -> [StoreCopier.TableCount] {
+        let from = try await makeStore(source, logger: logger)
+        let to = try await makeStore(target, logger: logger)
+        defer { withExtendedLifetime((from, to)) {} }
+        let copier = StoreCopier(
+            from: from.store, secret: try ServerSecret.load(source.security, creatingIfMissing: false), to: to.store,
+            secret: try ServerSecret.load(target.security, creatingIfMissing: false), pageSize: pageSize, logger: logger)
+        return try await copier.copy()
+    }
+
+    /// How many rows each table of `configuration`'s store holds.
+    static func rowCounts(_ configuration: AppConfiguration) async throws -> [StoreCopier.TableCount] {
+        let opened = try await makeStore(configuration, logger: logger)
+        defer { withExtendedLifetime(opened) {} }
+        return try await StoreCopier.rowCounts(of: opened.store)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HummingbirdTesting
+import Latchkey
+import Testing
+
+/// `latchkey copy` in every direction this run can reach: a deployment populated over HTTP, copied, and served from
+/// the copy with the code and the refresh token it issued before.
+@Suite struct StoreCopyTests {
+    /// SQLite to SQLite always; from, to and within PostgreSQL when `scripts/test` started a server.
+    static let directions: [(StoreKind, StoreKind)] = StoreKind.all.flatMap { from in StoreKind.all.map { (from, $0) } }
+
+    @Test(arguments: directions)
+    func aCopySignsInWithTheCodeAndRefreshesTheTokenIssuedBeforeIt(_ from: StoreKind, _ to: StoreKind) async throws {
+        try await withWorkspace { workspace in
+            let clock = FixedClock()
+            let source = try await from.configuration(in: workspace, CopyDeployment.limits)
+            let target = try await to.configuration(in: workspace, CopyDeployment.limits.merging(["storage.sqlite.path": workspace.copyPath]) { $1 })
+            let issued = try await CopyDeployment.populate(source, clock: clock)
+
+            let counts = try await CopyDeployment.copy(source, to: target, pageSize: 2)
+            #expect(counts.map(\.table) == CopiedTable.all)
+            #expect(counts.filter { $0.rows == 0 }.isEmpty, "every table holds rows: \(counts)")
+            #expect(try await CopyDeployment.rowCounts(source) == counts)
+            #expect(try await CopyDeployment.rowCounts(target) == counts)
+
+            try await CopyDeployment.serve(target, clock: clock) { client, _ in
+                let signedIn = try await client.complete(email: "alice@example.com", code: issued.code)
+                #expect(signedIn.status == .ok)
+                #expect(try signedIn.json["isNewUser"] as? Bool == true)
+                let refreshed = try await client.refresh(issued.refreshToken)
+                #expect(refreshed.status == .ok)
+                #expect(try refreshed.json["user_id"] as? String == issued.accountID)
+            }
+
+            let served = try await CopyDeployment.rowCounts(target)
+            await #expect {
+                try await CopyDeployment.copy(source, to: target)
+            } throws: { error in
+                guard case StoreCopyRefusal.targetNotEmpty(let occupied) = error else { return false }
+                return occupied == served.filter { $0.rows > 0 }
+            }
+            #expect(try await CopyDeployment.rowCounts(target) == served)
+        }
+    }
+
+    @Test func twoDifferentSecretsAreRefusedBeforeAnythingIsWritten() async throws {
+        try await withWorkspace { workspace in
+            let source = try await workspace.configuration()
+            let target = try await workspace.configuration([
+                "storage.sqlite.path": workspace.copyPath,
+                "security.serverSecretFile": workspace.directory.appendingPathComponent("other-secret").path,
+            ])
+            try await initialize(source)
+            _ = try ServerSecret.load(target.security, creatingIfMissing: true)
+            await #expect(throws: StoreCopyRefusal.secretsDiffer) {
+                try await CopyDeployment.copy(source, to: target)
+            }
+            #expect(try await CopyDeployment.rowCounts(target).allSatisfy { $0.rows == 0 })
+        }
+    }
+
+    /// The source's configuration names the right secret file, but its data was sealed under another secret.
+    @Test func aSourceSealedUnderAnotherSecretIsRefusedBeforeAnythingIsWritten() async throws {
+        try await withWorkspace { workspace in
+            let source = try await workspace.configuration()
+            let target = try await workspace.configuration(["storage.sqlite.path": workspace.copyPath])
+            _ = try ServerSecret.load(source.security, creatingIfMissing: true)
+            let sealed = try ServerSecret(material: Data(repeating: 7, count: 32)).seal(Array("a letter".utf8))
+            let message = OutboxMessage(recipient: Fixture.alice, format: .mime, sealedContent: sealed, createdAt: Fixture.now)
+            let opened = try await makeStore(source, logger: CopyDeployment.logger)
+            try await opened.store.write { try await $0.enqueue(message) }
+
+            await #expect {
+                try await CopyDeployment.copy(source, to: target)
+            } throws: { error in
+                guard case StoreCopyRefusal.sealedUnderAnotherSecret(let table, let column) = error else { return false }
+                return table.name == "outbox" && column.name == "sealed_message"
+            }
+            #expect(try await CopyDeployment.rowCounts(target).allSatisfy { $0.rows == 0 })
+        }
+    }
+}
+
+extension TestWorkspace {
+    /// Where a SQLite copy goes, beside the workspace's own database.
+    var copyPath: String { directory.appendingPathComponent("copy/latchkey.sqlite").path }
+}
