@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import NIOPosix
 import _CryptoExtras
 
 /// One ID-token signing key, open: its private half parsed once, its id derived from its public half so that the id
@@ -45,13 +46,15 @@ package struct SigningKey: Sendable {
         self.pem = pem
     }
 
-    /// A new key of `algorithm`, from the system's CSPRNG.
-    package static func generate(_ algorithm: TokenConfiguration.Algorithm) throws -> SigningKey {
-        let pem =
+    /// A new key of `algorithm`, from the system's CSPRNG. An RSA key takes tens of milliseconds of CPU to find, so
+    /// it is made on NIO's thread pool: the cooperative pool has one thread per core and must never stall on it.
+    package static func generate(_ algorithm: TokenConfiguration.Algorithm) async throws -> SigningKey {
+        let pem = try await NIOThreadPool.singleton.runIfActive {
             switch algorithm {
             case .rs256: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
             case .es256: P256.Signing.PrivateKey().pemRepresentation
             }
+        }
         guard let key = SigningKey(pem: pem) else { throw Failure(description: "a new \(algorithm.rawValue) key could not be read back") }
         return key
     }

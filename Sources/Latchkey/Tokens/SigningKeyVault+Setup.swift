@@ -28,7 +28,7 @@ extension SigningKeyVault {
             guard creatingIfMissing else {
                 throw StartupError("no active \(algorithm.rawValue) signing key in the store: run `latchkey init` once with the same --config")
             }
-            fresh = try SigningKey.generate(algorithm).sealed(with: secret, createdAt: now, activatesAt: now)
+            fresh = try await SigningKey.generate(algorithm).sealed(with: secret, createdAt: now, activatesAt: now)
         }
         guard !imports.isEmpty || fresh != nil else { return Preparation() }
         return try await store.write { [fresh] transaction in

@@ -68,7 +68,7 @@ import Testing
             _ = try ServerSecret.load(configuration.security, creatingIfMissing: true)
             let directory = URL(fileURLWithPath: configuration.tokens.keyDirectory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let files = try [SigningKey.generate(.rs256), SigningKey.generate(.es256)]
+            let files = try await [SigningKey.generate(.rs256), SigningKey.generate(.es256)]
             for key in files { try Data(key.pem.utf8).write(to: directory.appendingPathComponent("\(key.id).pem")) }
 
             let handler = InMemoryLogHandler()

@@ -23,11 +23,16 @@ func withApp(
 }
 
 /// What `latchkey init` does before a production server first starts: the server secret, and a signing key in the store
-/// active from `now` (the test's clock, which a server reading it must find the key active at).
+/// active from `now` (the test's clock, which a server reading it must find the key active at). An RSA key is the test
+/// run's shared one, so that `init` finds it rather than make one.
 func initialize(_ configuration: AppConfiguration, now: Date = Date()) async throws {
     let secret = try ServerSecret.load(configuration.security, creatingIfMissing: true)
     let opened = try await makeStore(configuration, logger: Logger(label: "test"))
     defer { withExtendedLifetime(opened) {} }
+    if configuration.tokens.algorithm == .rs256 {
+        let key = try await TestSigningKey.rs256().sealed(with: secret, createdAt: now, activatesAt: now)
+        _ = try await opened.store.write { try await $0.addSigningKey(key) }
+    }
     _ = try await configuration.prepareSigningKeys(in: opened.store, secret: secret, creatingIfMissing: true, now: now, logger: Logger(label: "test"))
 }
 

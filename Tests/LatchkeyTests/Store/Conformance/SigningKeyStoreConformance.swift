@@ -5,14 +5,13 @@ import Testing
 @Suite struct SigningKeyStoreConformance {
     static let secret = ServerSecret(material: Data(repeating: 4, count: 32))
 
-    static func record(_ algorithm: TokenConfiguration.Algorithm, createdAt: Date, activatesAt: Date? = nil) throws -> SigningKeyRecord {
-        try SigningKey.generate(algorithm).sealed(with: secret, createdAt: createdAt, activatesAt: activatesAt ?? createdAt)
-    }
 
     @Test(arguments: StoreKind.all) func keysAreListedOldestFirstAndEachIDIsAddedOnce(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            let older = try Self.record(.rs256, createdAt: Fixture.now, activatesAt: Fixture.now.addingTimeInterval(10))
-            let newer = try Self.record(.es256, createdAt: Fixture.now.addingTimeInterval(5))
+            let older = try await TestSigningKey.rs256().sealed(
+                with: Self.secret, createdAt: Fixture.now, activatesAt: Fixture.now.addingTimeInterval(10))
+            let newer = try await SigningKey.generate(.es256).sealed(
+                with: Self.secret, createdAt: Fixture.now.addingTimeInterval(5), activatesAt: Fixture.now.addingTimeInterval(5))
             #expect(try await store.read { try await $0.signingKeys() }.isEmpty)
             #expect(try await store.write { try await $0.addSigningKey(newer) })
             #expect(try await store.write { try await $0.addSigningKey(older) })
@@ -27,7 +26,7 @@ import Testing
     /// The store holds the private half only sealed: the PEM is nowhere in it, and another secret cannot open it.
     @Test(arguments: StoreKind.all) func aStoredKeyOpensOnlyWithTheSecretThatSealedIt(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            let key = try SigningKey.generate(.rs256)
+            let key = try await TestSigningKey.rs256()
             let sealed = try key.sealed(with: Self.secret, createdAt: Fixture.now, activatesAt: Fixture.now)
             #expect(sealed.sealedPrivateKey.range(of: Data("PRIVATE KEY".utf8)) == nil)
             _ = try await store.write { try await $0.addSigningKey(sealed) }
