@@ -12,7 +12,9 @@ import Testing
     func instance(_ configuration: AppConfiguration, transport: any MailTransport, clock: FixedClock) async throws -> (OutboxDeliveryService, OpenedStore) {
         let opened = try await makeStore(configuration, logger: Logger(label: "test"))
         var policy = DeliveryPolicy()
-        policy.firstDelay = 0.2  // a retry falls due within the test, by whichever clock judges it
+        // A retry falls due within the test, by whichever clock judges it, yet not so soon that the failing instance's
+        // own next claim round, slowed by a loaded machine, finds it due again.
+        policy.firstDelay = 2
         let renderer = try await EmailRenderer(
             templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
@@ -63,7 +65,7 @@ import Testing
 
             await ahead.deliverDueMessages()
             #expect(failing.delivered.isEmpty)
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(2_500))
             await behind.deliverDueMessages()
             #expect(recording.delivered.count == 1 && failing.delivered.isEmpty)
         }
