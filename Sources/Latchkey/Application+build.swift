@@ -68,6 +68,13 @@ package func buildApplication(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
+        providerSignIn: ProviderSignInController(
+            providers: configuration.identityProviders,
+            verifier: IDTokenVerifier(
+                discovery: ProviderDiscovery(clock: clock), clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers),
+            signIn: ProviderSignIn(
+                limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
+            lookup: lookup),
         accounts: AccountsController(passwords: passwords, lookup: lookup),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),

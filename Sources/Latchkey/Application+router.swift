@@ -7,7 +7,7 @@ import Hummingbird
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
 func buildRouter(
     projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
-    authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController,
+    authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
     metricsEndpoint: MetricsController?
@@ -19,7 +19,7 @@ func buildRouter(
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, accounts.endpoints, accountUpdates.endpoints]
+        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
@@ -40,6 +40,7 @@ func buildRouter(
             .post("deleteAccount", use: accountUpdates.delete)
             .post("signupNewUser", use: accounts.signUp)
             .post("verifyPassword", use: accounts.signInWithPassword)
+            .post("verifyAssertion", use: providerSignIn.signInWithIdp)
     }
     // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.
     let catalogue = Router(context: AppRequestContext.self)

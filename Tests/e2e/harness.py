@@ -225,8 +225,8 @@ def refresh(server, refresh_token, as_json=False):
     return post(server, "token", data={"grant_type": "refresh_token", "refresh_token": refresh_token})
 
 
-def verify(server, id_token):
-    """The ID token's claims, verified against the JWKS the server publishes right now."""
+def verify(server, id_token, provider="password"):
+    """The ID token's claims, verified against the JWKS the server publishes right now; signed in with `provider`."""
     discovery = requests.get(server.url + "/.well-known/openid-configuration", timeout=HTTP_TIMEOUT).json()
     assert discovery["issuer"] == server.url
     jwks = requests.get(discovery["jwks_uri"], timeout=HTTP_TIMEOUT).json()
@@ -240,7 +240,7 @@ def verify(server, id_token):
         options={"require": ["iss", "aud", "sub", "iat", "exp", "auth_time"]},
     )
     assert claims["exp"] - claims["iat"] == 3600
-    assert claims["firebase"]["sign_in_provider"] == "password"
+    assert claims["firebase"]["sign_in_provider"] == provider
     return claims
 
 

@@ -54,6 +54,7 @@ package struct AppConfiguration: Sendable {
     package var observability: ObservabilityConfiguration
     package var apps: AppsConfiguration
     package var development: DevelopmentConfiguration
+    package var identityProviders: IdentityProvidersConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -112,6 +113,7 @@ package struct AppConfiguration: Sendable {
         self.observability = ObservabilityConfiguration(&read)
         self.apps = AppsConfiguration(&read)
         self.development = DevelopmentConfiguration(&read)
+        self.identityProviders = IdentityProvidersConfiguration(&read, mode: mode, environment: environment)
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)

@@ -55,27 +55,13 @@ package struct AppsConfiguration: Sendable, Equatable {
     package func androidApp(packageName: String) -> AndroidApp? { android.first { $0.packageName == packageName } }
 
     init(_ read: inout ConfigSectionReader) {
-        ios = Self.objects(&read, "apps.ios", fields: ["teamId", "bundleId", "appStoreId"]).compactMap { Self.iOSApp(&read, $0) }
-        android = Self.objects(&read, "apps.android", fields: ["packageName", "sha256CertFingerprints", "minimumVersion"]).compactMap {
+        ios = read.objectList("apps.ios", fields: ["teamId", "bundleId", "appStoreId"]).compactMap { Self.iOSApp(&read, $0) }
+        android = read.objectList("apps.android", fields: ["packageName", "sha256CertFingerprints", "minimumVersion"]).compactMap {
             Self.androidApp(&read, $0)
         }
         for (key, ids) in [("apps.ios", ios.map(\.bundleID)), ("apps.android", android.map(\.packageName))] where Set(ids).count != ids.count {
             read.problems.add(key, "lists the same app twice")
         }
-    }
-
-    /// The keys of the list at `key` (`apps.ios.0`, `apps.ios.1`, …), flattened by `JSONConfigFile`.
-    private static func objects(_ read: inout ConfigSectionReader, _ key: String, fields: [String]) -> [String] {
-        // An empty list arrives as a list of strings; a list of objects as numbered keys.
-        if let plain = read.stringArray(key) {
-            if !plain.isEmpty { read.problems.add(key, "must be a list of objects") }
-            return []
-        }
-        var prefixes: [String] = []
-        while fields.contains(where: { read.isPresent("\(key).\(prefixes.count).\($0)") }) {
-            prefixes.append("\(key).\(prefixes.count)")
-        }
-        return prefixes
     }
 
     private static func iOSApp(_ read: inout ConfigSectionReader, _ prefix: String) -> IOSApp? {

@@ -47,6 +47,17 @@ package enum SignInError: Error, Sendable, Equatable {
     case tokenExpired
     /// The provider's user id already signs in to an account.
     case federatedUserIDAlreadyLinked
+    case missingRequestURI
+    case invalidRequestURI
+    /// The credential names no provider; the detail is the normalized request URI, as Firebase's emulator gives it.
+    case invalidCredentialOrProviderID(String)
+    /// The provider is not configured, or is disabled.
+    case operationNotAllowed
+    /// The provider is down or lies, or its credential is forged, expired or meant for someone else.
+    case invalidIDPResponse(String)
+    case missingOrInvalidNonce
+    /// The user declined at the provider (`error=access_denied`).
+    case userCancelled
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -72,6 +83,13 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
         case .federatedUserIDAlreadyLinked: "FEDERATED_USER_ID_ALREADY_LINKED"
+        case .missingRequestURI: "MISSING_REQUEST_URI"
+        case .invalidRequestURI: "INVALID_REQUEST_URI"
+        case .invalidCredentialOrProviderID: "INVALID_CREDENTIAL_OR_PROVIDER_ID"
+        case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
+        case .invalidIDPResponse: "INVALID_IDP_RESPONSE"
+        case .missingOrInvalidNonce: "MISSING_OR_INVALID_NONCE"
+        case .userCancelled: "USER_CANCELLED"
         case .missingPassword: "MISSING_PASSWORD"
         case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
         case .emailExists: "EMAIL_EXISTS"
@@ -107,6 +125,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .unlistedIOSBundleID: "The iOS bundle id is not one of the project's apps (apps.ios)."
         case .unlistedAndroidPackageName: "The Android package name is not one of the project's apps (apps.android)."
         case .missingAndroidPackageName: "An Android package name must be provided if the Android app is required to be installed."
+        case .invalidCredentialOrProviderID(let requestURI): "Invalid IdP response/credential: \(requestURI)"
+        case .invalidIDPResponse(let reason): reason
         default: nil
         }
     }

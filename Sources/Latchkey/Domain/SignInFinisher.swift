@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one way a sign-in ends, whatever first factor proved who signs in (an email link, a password, a new anonymous
-/// or password account, a user's own password change, and the identity providers to come).
+/// or password account, a user's own password change, an identity provider).
 ///
 /// Inside the first factor's transaction it applies the takeover rule, writes the account and its email identity,
 /// opens the session and audits the sign-in; after the commit it signs the tokens. Sessions are opened nowhere else,
@@ -18,18 +18,22 @@ package struct SignInFinisher: Sendable {
         /// The first factor proved the account's address, but not that the prover already held the account (an email
         /// link to an address with an account): whatever was set up there before the address was proven is stripped.
         package var provesAddressOnly = false
+        /// The identity-provider identity this sign-in proves, saved with the account (after any takeover has removed
+        /// the account's other providers).
+        package var identity: Identity?
         package var requester = RequesterSummary()
         /// A few words for the audit event.
         package var auditDetail: String?
 
         package init(
-            account: Account, stored: Account?, provider: SignInProvider, provesAddressOnly: Bool = false, requester: RequesterSummary = RequesterSummary(),
-            auditDetail: String? = nil
+            account: Account, stored: Account?, provider: SignInProvider, provesAddressOnly: Bool = false, identity: Identity? = nil,
+            requester: RequesterSummary = RequesterSummary(), auditDetail: String? = nil
         ) {
             self.account = account
             self.stored = stored
             self.provider = provider
             self.provesAddressOnly = provesAddressOnly
+            self.identity = identity
             self.requester = requester
             self.auditDetail = auditDetail
         }
@@ -78,6 +82,7 @@ package struct SignInFinisher: Sendable {
         }
         account.lastSignInAt = now
         try await transaction.saveAccount(account, stored: attempt.stored)
+        if let identity = attempt.identity { try await transaction.save(identity) }
         // A second factor, once enrolled, is asked for here instead of opening the session (#18).
         let refresh = minter.makeRefreshToken(signingInWith: attempt.provider, at: now)
         try await transaction.insert(
@@ -87,10 +92,11 @@ package struct SignInFinisher: Sendable {
             AuditEvent(
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
                 detail: attempt.auditDetail ?? (attempt.stored == nil ? "new account" : nil)))
-        // A new account has just the identity its address gives it.
+        // A new account has just the identities its address and this sign-in give it.
         let user =
             attempt.stored == nil
-            ? UserRecord(account: account, identities: account.emailIdentity.map { [$0] } ?? []) : try await transaction.userRecord(account)
+            ? UserRecord(account: account, identities: [account.emailIdentity, attempt.identity].compactMap { $0 })
+            : try await transaction.userRecord(account)
         return .accepted(Finished(user: user, refresh: refresh, authTime: now, isNewUser: attempt.stored == nil, tookOver: tookOver))
     }
 

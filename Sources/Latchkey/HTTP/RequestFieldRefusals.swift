@@ -122,3 +122,13 @@ extension GrantTokenRequest: RefusedFields {
         }
     }
 }
+
+extension SignInWithIdpRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "requestUri": .invalidRequestURI
+        case "idToken": .invalidIDToken
+        default: nil
+        }
+    }
+}

@@ -7,6 +7,7 @@ extension GetOobConfirmationCodeResponse: ResponseEncodable {}
 extension EmailLinkSigninResponse: ResponseEncodable {}
 extension SignupNewUserResponse: ResponseEncodable {}
 extension VerifyPasswordResponse: ResponseEncodable {}
+extension SignInWithIdpResponse: ResponseEncodable {}
 extension CreateAuthUriResponse: ResponseEncodable {}
 extension GetAccountInfoResponse: ResponseEncodable {}
 extension SetAccountInfoResponse: ResponseEncodable {}

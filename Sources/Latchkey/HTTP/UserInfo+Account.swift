@@ -22,6 +22,8 @@ extension ProviderUserInfo {
     /// One identity as `providerUserInfo` lists it: the provider's user id is both `rawId` and `federatedId` (for the
     /// email identity, the address; Firebase files email-link sign-in under the password provider too).
     init(_ identity: Identity) {
-        self.init(providerId: identity.providerID, federatedId: identity.providerUserID, email: identity.email?.value, rawId: identity.providerUserID)
+        self.init(
+            providerId: identity.providerID, federatedId: identity.providerUserID, email: identity.email?.value, displayName: identity.displayName,
+            photoUrl: identity.photoURL, rawId: identity.providerUserID)
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+
+/// Signs in, signs up or links with an identity a provider vouched for, by Firebase's account-resolution table
+/// (spec §4.3), in one write transaction that also counts against the per-IP limit on sign-in completions.
+///
+/// - A linking request (a Firebase ID token) adds the identity to that account, unless the identity signs in somewhere
+///   already (`FEDERATED_USER_ID_ALREADY_LINKED`) or its address belongs to another account (`EMAIL_EXISTS`).
+/// - A known identity signs in to its account.
+/// - A new identity whose address has an account signs in to that account only when the provider vouches for the
+///   address; that proof takes over an account whose address was never verified (the takeover rule, in the finisher).
+///   Otherwise the answer is "needs confirmation": no tokens and no change, so an unverified address never takes an
+///   account.
+/// - Otherwise a new account is made. `signIn.allowDuplicateEmails` drops every address rule: one account per identity.
+package struct ProviderSignIn: Sendable {
+    /// How a sign-in with a provider ends.
+    package enum Outcome: Sendable {
+        /// Signed in or linked; `emailRecycled` when the account's entry for this provider named another user id before.
+        case signedIn(Session, emailRecycled: Bool)
+        /// The address belongs to an account the provider cannot vouch for: the user signs in there the old way first.
+        case needsConfirmation(accountID: String, verifiedProviders: [String])
+    }
+
+    let limiter: RateLimiter
+    let clock: any WallClock
+    let finisher: SignInFinisher
+    let allowsDuplicateEmails: Bool
+
+    package init(limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, allowsDuplicateEmails: Bool) {
+        self.limiter = limiter
+        self.clock = clock
+        self.finisher = finisher
+        self.allowsDuplicateEmails = allowsDuplicateEmails
+    }
+
+    /// Resolves `identity`, linking it to the account of `linking` (a verified Firebase ID token) when given. With
+    /// `autoCreate` false (re-authentication), an identity without an account is `USER_NOT_FOUND`.
+    package func signIn(
+        _ identity: VerifiedIdentity, linking: IDTokenClaims? = nil, autoCreate: Bool = true, by caller: Caller = Caller(), logger: Logger
+    ) async throws -> Outcome {
+        let now = clock.now
+        let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
+        let attempt = { @Sendable in
+            try await limiter.write(counting: limits, requester: requester) { transaction in
+                try await resolve(identity, linking: linking, autoCreate: autoCreate, requester: requester, now: now, in: transaction)
+            }
+        }
+        let verdict: Verdict<Resolution>
+        do {
+            verdict = try await attempt()
+        } catch is AccountConflict where linking == nil {
+            // A sign-in racing this one made the account or took the identity meanwhile: this one now finds it.
+            verdict = try await attempt()
+        }
+        switch try verdict.get() {
+        case .finished(let finished, let recycled):
+            logger.debug("Provider sign-in", metadata: ["provider": "\(identity.providerID)", "account": "\(finished.user.account.id)"])
+            return .signedIn(try finisher.session(for: finished), emailRecycled: recycled)
+        case .needsConfirmation(let accountID, let providers):
+            return .needsConfirmation(accountID: accountID, verifiedProviders: providers)
+        }
+    }
+
+    private enum Resolution: Sendable {
+        case finished(SignInFinisher.Finished, emailRecycled: Bool)
+        case needsConfirmation(accountID: String, verifiedProviders: [String])
+    }
+
+    private func resolve(
+        _ identity: VerifiedIdentity, linking: IDTokenClaims?, autoCreate: Bool, requester: RequesterSummary, now: Date,
+        in transaction: any StoreTransaction
+    ) async throws -> Verdict<Resolution> {
+        let provider = SignInProvider(id: identity.providerID)
+        let known = try await transaction.identity(providerID: identity.providerID, providerUserID: identity.subject)
+        let owner = allowsDuplicateEmails ? nil : try await identity.email.asyncFlatMap { try await transaction.account(email: $0) }
+        func finish(_ attempt: SignInFinisher.Attempt, recycled: Bool = false) async throws -> Verdict<Resolution> {
+            try await finisher.finish(attempt, at: now, in: transaction).map { .finished($0, emailRecycled: recycled) }
+        }
+
+        if let linking {
+            let checked = try await AccountLookup.check(linking, in: transaction)
+            guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            guard known == nil else { return .refused(.federatedUserIDAlreadyLinked) }
+            if let owner, owner.id != account.id { return .refused(.emailExists) }
+            let stored = account
+            if !allowsDuplicateEmails, let email = identity.email {
+                if account.email == nil { (account.email, account.isEmailVerified) = (email, identity.isEmailVerified) }
+                if identity.isEmailVerified, account.email == email { account.isEmailVerified = true }
+            }
+            return try await finish(
+                .init(
+                    account: account, stored: stored, provider: provider, identity: entry(identity, account: account.id, now: now), requester: requester,
+                    auditDetail: "linked \(identity.providerID)"))
+        }
+        if let known {
+            guard let account = try await transaction.account(id: known.accountID) else { return .refused(.userNotFound) }
+            var refreshed = entry(identity, account: account.id, now: now)
+            refreshed.createdAt = known.createdAt
+            return try await finish(.init(account: account, stored: account, provider: provider, identity: refreshed, requester: requester))
+        }
+        if let owner {
+            guard identity.isEmailVerified else {
+                let providers = try await transaction.identities(accountID: owner.id).map(\.providerID)
+                return .accepted(.needsConfirmation(accountID: owner.id, verifiedProviders: providers.filter { !["password", "phone"].contains($0) }))
+            }
+            // The provider proves the address: the account is this user's, and what it had before is stripped when the
+            // address was never proven (the finisher's takeover rule). Its profile is the provider's now.
+            var account = owner
+            account.isEmailVerified = true
+            (account.displayName, account.photoURL) = (identity.displayName, identity.photoURL)
+            let previous = try await transaction.identities(accountID: owner.id).filter { $0.providerID == identity.providerID }
+            if !previous.isEmpty { try await transaction.deleteIdentities(accountID: owner.id, providerID: identity.providerID) }
+            return try await finish(
+                .init(
+                    account: account, stored: owner, provider: provider, provesAddressOnly: true, identity: entry(identity, account: owner.id, now: now),
+                    requester: requester, auditDetail: "address proven by \(identity.providerID)"),
+                recycled: !previous.isEmpty)
+        }
+        guard autoCreate else { return .refused(.userNotFound) }
+        var account = Account.new(email: allowsDuplicateEmails ? nil : identity.email, at: now)
+        account.isEmailVerified = account.email != nil && identity.isEmailVerified
+        (account.displayName, account.photoURL) = (identity.displayName, identity.photoURL)
+        return try await finish(.init(account: account, stored: nil, provider: provider, identity: entry(identity, account: account.id, now: now), requester: requester))
+    }
+
+    /// The account's entry for the provider: Firebase's `providerUserInfo` item, refreshed at every sign-in.
+    private func entry(_ identity: VerifiedIdentity, account: String, now: Date) -> Identity {
+        Identity(
+            providerID: identity.providerID, providerUserID: identity.subject, accountID: account, email: identity.email,
+            isEmailVerified: identity.isEmailVerified, displayName: identity.displayName, photoURL: identity.photoURL,
+            rawProfile: identity.rawUserInfo, createdAt: now)
+    }
+}
+
+extension Optional {
+    fileprivate func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// Checks an identity provider's ID token as OpenID Connect Core §3.1.3.7 asks: signed by one of the provider's
+/// published keys with an allowed algorithm, issued by the provider for this client, current, and carrying the nonce
+/// this sign-in expects. What it returns is what the rest of Latchkey may believe.
+package struct IDTokenVerifier: Sendable {
+    /// How the token's `nonce` claim is checked.
+    package enum NonceCheck: Sendable {
+        /// A flow Latchkey started: the claim must equal the nonce it sent.
+        case equals(String)
+        /// A token an app obtained itself, with the raw nonce it hashed into the request, if any: a token with a nonce
+        /// claim needs it, and the claim must be the lower-case hex SHA-256 of it.
+        case hashOf(String?)
+    }
+
+    /// Asymmetric algorithms only: never `none`, and never HMAC, whose "key" would be the provider's public key.
+    static let allowedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "ES256", "ES384"]
+
+    let discovery: ProviderDiscovery
+    let clock: any WallClock
+    /// `idp.allowInsecureIssuers`: endpoints of `http://` issuers are reached over http.
+    let allowsInsecureIssuers: Bool
+
+    package init(discovery: ProviderDiscovery, clock: any WallClock, allowsInsecureIssuers: Bool) {
+        self.discovery = discovery
+        self.clock = clock
+        self.allowsInsecureIssuers = allowsInsecureIssuers
+    }
+
+    package func verify(_ token: String, from provider: IdentityProviderSettings, nonce: NonceCheck) async throws(ProviderFailure) -> VerifiedIdentity {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, token.utf8.count <= 16_384, let header = Self.json(parts[0]), let claims = Self.json(parts[1]) else {
+            throw .invalidResponse("the ID token is not a signed JWT")
+        }
+        guard let algorithm = header["alg"] as? String, Self.allowedAlgorithms.contains(algorithm) else {
+            throw .invalidResponse("the ID token's algorithm is not allowed")
+        }
+        let metadata = try await discovery.metadata(for: provider, allowingHTTP: provider.allowsInsecureIssuer || allowsInsecureIssuers)
+        guard metadata.signingAlgorithms.contains(algorithm) else { throw .invalidResponse("the provider does not sign with the token's algorithm") }
+        let kid = header["kid"] as? String
+        try await verifySignature(token, algorithm: algorithm, kid: kid, metadata: metadata)
+        try check(claims, provider: provider, nonce: nonce)
+        return identity(claims, raw: parts[1], token: token, provider: provider)
+    }
+
+    private func verifySignature(_ token: String, algorithm: String, kid: String?, metadata: ProviderMetadata) async throws(ProviderFailure) {
+        let keys = try await discovery.keys(of: metadata, forKeyID: kid)
+        for key in keys.candidates(kid: kid, algorithm: algorithm) {
+            let collection = JWTKeyCollection()
+            do {
+                try await collection.add(jwk: key)
+                _ = try await collection.verify(token, as: SignatureOnly.self)
+                return
+            } catch {
+                continue
+            }
+        }
+        throw .invalidResponse(kid.map { keys.contains($0) } == false ? "the ID token names an unknown key" : "the ID token's signature is invalid")
+    }
+
+    private func check(_ claims: [String: Any], provider: IdentityProviderSettings, nonce: NonceCheck) throws(ProviderFailure) {
+        guard claims["iss"] as? String == provider.issuer.absoluteString else { throw .invalidResponse("the ID token is from another issuer") }
+        let audiences = (claims["aud"] as? [String]) ?? (claims["aud"] as? String).map { [$0] } ?? []
+        guard audiences.contains(provider.clientID) else { throw .invalidResponse("the ID token is for another client") }
+        if audiences.count > 1, claims["azp"] as? String != provider.clientID { throw .invalidResponse("the ID token is for another client") }
+        let now = clock.now.timeIntervalSince1970
+        let skew = TimeInterval(provider.clockSkewSeconds)
+        guard let expiry = Self.seconds(claims["exp"]), expiry > now - skew else { throw .invalidResponse("the ID token has expired") }
+        guard let issued = Self.seconds(claims["iat"]), issued <= now + skew else { throw .invalidResponse("the ID token is issued in the future") }
+        guard let subject = claims["sub"] as? String, (1...255).contains(subject.count) else {
+            throw .invalidResponse("the ID token has no valid sub")
+        }
+        let claimed = claims["nonce"] as? String
+        switch nonce {
+        case .equals(let expected):
+            guard claimed == expected else { throw .invalidNonce }
+        case .hashOf(let raw):
+            guard let claimed else { return }
+            guard let raw, claimed == SHA256.hash(data: Data(raw.utf8)).map({ String(format: "%02x", $0) }).joined() else { throw .invalidNonce }
+        }
+    }
+
+    private func identity(_ claims: [String: Any], raw: Substring, token: String, provider: IdentityProviderSettings) -> VerifiedIdentity {
+        func text(_ name: String) -> String? { (claims[name] as? String).flatMap { $0.isEmpty ? nil : $0 } }
+        let email = text("email").flatMap { EmailAddress($0) }
+        let vouched: Bool
+        switch provider.emailTrust {
+        case .always: vouched = true
+        case .never: vouched = false
+        // Apple sends the string "true"; anything but true or "true" is not a verified address.
+        case .claim: vouched = claims["email_verified"] as? Bool == true || claims["email_verified"] as? String == "true"
+        }
+        return VerifiedIdentity(
+            providerID: provider.providerID, subject: text("sub") ?? "", email: email, isEmailVerified: email != nil && vouched,
+            displayName: text("name"), firstName: text("given_name"), lastName: text("family_name"), photoURL: text("picture"),
+            screenName: text("screen_name") ?? text("preferred_username"), rawUserInfo: String(decoding: Self.base64URL(raw) ?? Data(), as: UTF8.self),
+            idToken: token)
+    }
+
+    /// A JSON object from one base64url part of a compact JWS.
+    private static func json(_ part: Substring) -> [String: Any]? {
+        guard let data = base64URL(part) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    private static func base64URL(_ part: Substring) -> Data? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: text)
+    }
+
+    /// A NumericDate: JSON number of seconds (JSONSerialization gives Int or Double).
+    private static func seconds(_ value: Any?) -> TimeInterval? {
+        switch value {
+        case let number as Int: TimeInterval(number)
+        case let number as Double: number
+        default: nil
+        }
+    }
+}
+
+/// For checking a signature only: the claims are checked above, each with its own reason.
+private struct SignatureOnly: JWTPayload {
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}

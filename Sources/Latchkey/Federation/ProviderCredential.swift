@@ -1,0 +1,38 @@
+import Foundation
+
+/// The credential of a `signInWithIdp` request, merged as Firebase merges it: the parameters of `requestUri`'s query,
+/// then those of `postBody`, then those of the URI's fragment, each overriding the one before (so an implicit flow's
+/// `#id_token=…` and an app's own `postBody` both work).
+struct ProviderCredential: Sendable {
+    let parameters: [String: String]
+    /// The request URI without its query and fragment (which may hold a token), for the
+    /// `INVALID_CREDENTIAL_OR_PROVIDER_ID` detail.
+    let requestURI: String
+
+    init(requestURI text: String?, postBody: String?) throws(SignInError) {
+        guard let text, !text.isEmpty else { throw .missingRequestURI }
+        guard text.utf8.count <= 8192, let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty, uri.host != nil else {
+            throw .invalidRequestURI
+        }
+        var parameters: [String: String] = [:]
+        for items in [uri.queryItems, Self.form(postBody), Self.form(uri.fragment)] {
+            for item in items ?? [] { parameters[item.name] = item.value ?? "" }
+        }
+        self.parameters = parameters
+        var base = uri
+        (base.query, base.fragment) = (nil, nil)
+        requestURI = base.string ?? ""
+    }
+
+    subscript(name: String) -> String? {
+        parameters[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `a=1&b=2`, form-decoded (`+` is a space).
+    private static func form(_ text: String?) -> [URLQueryItem]? {
+        guard let text, !text.isEmpty else { return nil }
+        var components = URLComponents()
+        components.percentEncodedQuery = text.replacingOccurrences(of: "+", with: "%20")
+        return components.queryItems
+    }
+}

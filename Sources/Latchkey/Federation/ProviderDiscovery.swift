@@ -1,0 +1,57 @@
+import Foundation
+
+/// Each provider's discovery document and keys, fetched when first needed and kept for as long as the provider's
+/// `Cache-Control: max-age` says (an hour when it says nothing, a day at most).
+///
+/// A token naming a key not in the kept set fetches the keys again (the provider rotated), at most once every ten
+/// seconds per provider, so that forged `kid`s cannot make Latchkey hammer it.
+package actor ProviderDiscovery {
+    private struct Kept<Value: Sendable>: Sendable {
+        let value: Value
+        let until: Date
+    }
+
+    static let defaultLifetime: TimeInterval = 3600
+    static let longestLifetime: TimeInterval = 86_400
+    static let keyRefetchInterval: TimeInterval = 10
+
+    private let http: ProviderHTTPClient
+    private let clock: any WallClock
+    private var metadata: [String: Kept<ProviderMetadata>] = [:]
+    private var keys: [String: Kept<ProviderKeySet>] = [:]
+    private var lastKeyFetch: [String: Date] = [:]
+
+    package init(http: ProviderHTTPClient = ProviderHTTPClient(), clock: any WallClock) {
+        self.http = http
+        self.clock = clock
+    }
+
+    /// The provider's checked discovery document.
+    func metadata(for provider: IdentityProviderSettings, allowingHTTP: Bool) async throws(ProviderFailure) -> ProviderMetadata {
+        let issuer = provider.issuer.absoluteString
+        if let kept = metadata[issuer], kept.until > clock.now { return kept.value }
+        guard let url = ProviderMetadata.discoveryURL(of: provider.issuer) else { throw .invalidResponse("discovery failed: bad issuer") }
+        let answer = try await http.get(url, "discovery")
+        let fetched = try ProviderMetadata(document: answer.body, issuer: issuer, allowingHTTP: allowingHTTP)
+        metadata[issuer] = Kept(value: fetched, until: lifetime(answer))
+        return fetched
+    }
+
+    /// The provider's keys; fetched again first when `kid` is one they lack and the last fetch is long enough ago.
+    func keys(of metadata: ProviderMetadata, forKeyID kid: String?) async throws(ProviderFailure) -> ProviderKeySet {
+        let now = clock.now
+        if let kept = keys[metadata.issuer], kept.until > now {
+            guard let kid, !kept.value.contains(kid) else { return kept.value }
+            if let last = lastKeyFetch[metadata.issuer], now.timeIntervalSince(last) < Self.keyRefetchInterval { return kept.value }
+        }
+        lastKeyFetch[metadata.issuer] = now
+        let answer = try await http.get(metadata.jwksURI, "keys")
+        let fetched = try ProviderKeySet(document: answer.body)
+        keys[metadata.issuer] = Kept(value: fetched, until: lifetime(answer))
+        return fetched
+    }
+
+    private func lifetime(_ answer: ProviderHTTPClient.Answer) -> Date {
+        clock.now.addingTimeInterval(min(answer.maxAge ?? Self.defaultLifetime, Self.longestLifetime))
+    }
+}

@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// Calls identity providers over HTTP (discovery, keys, the token endpoint). Every call has a deadline and a size limit,
+/// redirects are not followed (a provider's endpoints are the ones its discovery document names), and whatever goes
+/// wrong comes back as `ProviderFailure.invalidResponse`: a provider that is down or answers nonsense never makes a 500
+/// or a hung request.
+package struct ProviderHTTPClient: Sendable {
+    /// An answer with a 2xx status.
+    struct Answer: Sendable {
+        let body: Data
+        /// `Cache-Control: max-age`, when the provider gave one.
+        let maxAge: TimeInterval?
+    }
+
+    /// One client for the process, so connections to a provider are reused.
+    static let shared = HTTPClient(
+        eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(10))))
+    /// Discovery documents, key sets and token answers are a few kilobytes; anything past this is not one.
+    static let maximumBodyBytes = 512 * 1024
+
+    let client: HTTPClient
+    let timeout: TimeAmount
+
+    package init(timeout: TimeAmount = .seconds(10)) {
+        client = Self.shared
+        self.timeout = timeout
+    }
+
+    /// GETs `url`, naming `what` in failures ("discovery", "keys").
+    func get(_ url: URL, _ what: String) async throws(ProviderFailure) -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        return try await send(request, what)
+    }
+
+    /// POSTs `fields` form-encoded to `url`, with `authorization` as the `Authorization` header when given.
+    func postForm(_ url: URL, _ fields: [(String, String)], authorization: String?, _ what: String) async throws(ProviderFailure) -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
+        return try await send(request, what)
+    }
+
+    private func send(_ request: HTTPClientRequest, _ what: String) async throws(ProviderFailure) -> Answer {
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
+            guard (200..<300).contains(response.status.code) else {
+                throw ProviderFailure.invalidResponse("\(what) answered HTTP \(response.status.code)")
+            }
+            return Answer(body: Data(buffer: body), maxAge: response.headers.first(name: "Cache-Control").flatMap(Self.maxAge))
+        } catch let failure as ProviderFailure {
+            throw failure
+        } catch {
+            throw ProviderFailure.invalidResponse("\(what) failed: \(Self.describe(error))")
+        }
+    }
+
+    /// `max-age=N` of a `Cache-Control` value.
+    static func maxAge(_ value: String) -> TimeInterval? {
+        for directive in value.split(separator: ",") {
+            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1]), seconds >= 0 { return TimeInterval(seconds) }
+        }
+        return nil
+    }
+
+    /// A short name for a transport failure, with no URL query (a code or token could sit there).
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
+            case .remoteConnectionClosed: return "connection closed"
+            default: break
+            }
+        }
+        if error is NIOTooManyBytesError { return "answer too large" }
+        return "could not connect"
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as RFC 6749 wants client credentials and token requests encoded.
+enum FormEncoding {
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+    }
+}

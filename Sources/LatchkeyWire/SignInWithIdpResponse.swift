@@ -1,0 +1,41 @@
+/// Firebase's answer to `accounts:signInWithIdp`: the provider's view of the user, and a session unless the address
+/// needs confirmation first or the request asked for the credential back (`errorMessage`).
+///
+/// Absent fields are omitted, never `null`; `needConfirmation` appears only when true, because the JS SDK treats its
+/// mere presence as "account exists with a different credential".
+public struct SignInWithIdpResponse: Sendable, Codable, Equatable {
+    public var kind = "identitytoolkit#VerifyAssertionResponse"
+    public var providerId: String
+    /// The provider's user id (`https://accounts.google.com/<sub>` for Google).
+    public var federatedId: String
+    public var localId: String?
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var fullName: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var photoUrl: String?
+    public var screenName: String?
+    /// The provider's claims, as a JSON string.
+    public var rawUserInfo: String
+    /// The provider's ID token.
+    public var oauthIdToken: String?
+    public var isNewUser: Bool?
+    public var needConfirmation: Bool?
+    public var verifiedProvider: [String]?
+    public var emailRecycled: Bool?
+    /// `FEDERATED_USER_ID_ALREADY_LINKED` or `EMAIL_EXISTS`, for a request with `returnIdpCredential`.
+    public var errorMessage: String?
+    public var idToken: String?
+    public var refreshToken: String?
+    /// The ID token's lifetime in seconds, as a decimal string.
+    public var expiresIn: String?
+
+    public init(providerId: String, federatedId: String, emailVerified: Bool, rawUserInfo: String) {
+        self.providerId = providerId
+        self.federatedId = federatedId
+        self.emailVerified = emailVerified
+        self.rawUserInfo = rawUserInfo
+    }
+}

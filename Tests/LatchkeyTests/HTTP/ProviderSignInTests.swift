@@ -1,0 +1,160 @@
+import Foundation
+import HummingbirdTesting
+import Latchkey
+import Testing
+
+/// `accounts:signInWithIdp` through the app, with ID tokens from a real provider (oidc-provider-mock on loopback):
+/// Firebase's account-resolution table, story by story.
+@Suite(.timeLimit(.minutes(1))) struct ProviderSignInTests {
+    /// The app with the mock as `oidc.mock`, on a clock that is now (the provider's tokens are current).
+    func withProvider(_ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void) async throws {
+        try await withOIDCProviderMock { provider in
+            let settings: [String: Any] = [
+                "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
+            ]
+            try await withApp(["identityProviders": [settings]], clock: FixedClock(Date())) { client, _, mailbox in
+                try await body(client, provider, mailbox)
+            }
+        }
+    }
+
+    func signIn(_ client: any TestClientProtocol, idToken: String, extra: String = "") async throws -> TestResponse {
+        try await client.post(
+            "/v1/accounts:signInWithIdp",
+            json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(idToken)&providerId=oidc.mock","returnSecureToken":true\#(extra)}"#)
+    }
+
+    static func claims(of idToken: Any?) throws -> [String: Any] {
+        let token = try #require(idToken as? String)
+        let payload = try #require(Data(base64Encoded: token.split(separator: ".")[1].description.base64Padded))
+        return try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    }
+
+    static let alice: [String: String] = ["email": "alice@example.com", "name": "Alice Liddell"]
+
+    /// A new identity makes an account; signing in again finds it. Tokens name the provider, lookups list it.
+    @Test func aNewIdentitySignsUpAndThenSignsIn() async throws {
+        try await withProvider { client, provider, _ in
+            let token = try await provider.idToken(subject: "alice-1", claims: ["email": "Alice@Example.com", "email_verified": true, "name": "Alice"])
+            let first = try await signIn(client, idToken: token).json
+            #expect(first["kind"] as? String == "identitytoolkit#VerifyAssertionResponse" && first["providerId"] as? String == "oidc.mock")
+            #expect(first["isNewUser"] as? Bool == true && first["federatedId"] as? String == "alice-1" && first["emailVerified"] as? Bool == true)
+            #expect(first["email"] as? String == "alice@example.com" && first["displayName"] as? String == "Alice" && first["oauthIdToken"] as? String == token)
+            #expect(first["needConfirmation"] == nil && first["expiresIn"] as? String == "3600")
+            let rawUserInfo = try #require(first["rawUserInfo"] as? String)
+            #expect(rawUserInfo.contains(#""sub":"alice-1""#) || rawUserInfo.contains(#""sub": "alice-1""#))
+            let firebase = try #require(try Self.claims(of: first["idToken"])["firebase"] as? [String: Any])
+            #expect(firebase["sign_in_provider"] as? String == "oidc.mock")
+            #expect((firebase["identities"] as? [String: Any])?["oidc.mock"] as? [String] == ["alice-1"])
+
+            let again = try await signIn(client, idToken: try await provider.idToken(subject: "alice-1", claims: ["email": "alice@example.com"])).json
+            #expect(again["localId"] as? String == first["localId"] as? String && again["isNewUser"] == nil)
+            let lookup = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(again["idToken"] as? String))"}"#).json
+            let user = try #require((lookup["users"] as? [[String: Any]])?.first)
+            let entry = try #require((user["providerUserInfo"] as? [[String: Any]])?.first { $0["providerId"] as? String == "oidc.mock" })
+            #expect(entry["rawId"] as? String == "alice-1" && entry["federatedId"] as? String == "alice-1")
+        }
+    }
+
+    /// "Account exists with a different credential": a provider that does not vouch for the address gets no tokens
+    /// and changes nothing; the owner keeps the password.
+    @Test func anUnverifiedAddressOfAnotherAccountNeedsConfirmation() async throws {
+        try await withProvider { client, provider, _ in
+            let owner = try await client.post("/v1/accounts:signUp", json: #"{"email":"bob@example.com","password":"correct horse"}"#).json
+            let token = try await provider.idToken(subject: "bob-1", claims: ["email": "bob@example.com", "email_verified": false])
+            let answer = try await signIn(client, idToken: token).json
+            #expect(answer["needConfirmation"] as? Bool == true && answer["localId"] as? String == owner["localId"] as? String)
+            #expect(answer["idToken"] == nil && answer["refreshToken"] == nil && answer["verifiedProvider"] as? [String] == [])
+            #expect(answer["email"] as? String == "bob@example.com" && answer["oauthIdToken"] as? String == token)
+            let password = try await client.post(
+                "/v1/accounts:signInWithPassword", json: #"{"email":"bob@example.com","password":"correct horse","returnSecureToken":true}"#)
+            #expect(password.status == .ok)
+        }
+    }
+
+    /// The takeover rule: a provider that vouches for the address takes over an account whose address was never
+    /// verified, stripping its password and ending its sessions, in one transaction.
+    @Test func aVerifiedAddressTakesOverAnUnverifiedAccount() async throws {
+        try await withProvider { client, provider, _ in
+            let squatter = try await client.post("/v1/accounts:signUp", json: #"{"email":"carol@example.com","password":"squatter-pw"}"#).json
+            let token = try await provider.idToken(subject: "carol-1", claims: ["email": "carol@example.com", "email_verified": true, "name": "Carol"])
+            let answer = try await signIn(client, idToken: token).json
+            #expect(answer["localId"] as? String == squatter["localId"] as? String && answer["idToken"] != nil && answer["isNewUser"] == nil)
+            #expect(answer["emailVerified"] as? Bool == true)
+            let password = try await client.post(
+                "/v1/accounts:signInWithPassword", json: #"{"email":"carol@example.com","password":"squatter-pw","returnSecureToken":true}"#)
+            #expect(password.status == .badRequest)
+            #expect(try await client.refresh(try #require(squatter["refreshToken"] as? String)).status == .badRequest)
+        }
+    }
+
+    /// Linking: a signed-in user adds the provider; the same identity cannot then link to anyone, and with
+    /// `returnIdpCredential` the refusal comes back as a 200 with `errorMessage` and the credential.
+    @Test func aSignedInUserLinksTheProviderOnce() async throws {
+        try await withProvider { client, provider, _ in
+            let dave = try await client.post("/v1/accounts:signUp", json: #"{"email":"dave@example.com","password":"dave-password"}"#).json
+            let daveToken = try #require(dave["idToken"] as? String)
+            let token = try await provider.idToken(subject: "dave-1", claims: ["email": "dave@example.com", "email_verified": true])
+            let linked = try await signIn(client, idToken: token, extra: #","idToken":"\#(daveToken)""#).json
+            #expect(linked["localId"] as? String == dave["localId"] as? String && linked["idToken"] != nil)
+            let firebase = try #require(try Self.claims(of: linked["idToken"])["firebase"] as? [String: Any])
+            #expect(firebase["sign_in_provider"] as? String == "oidc.mock")
+
+            let erin = try await client.post("/v1/accounts:signUp", json: #"{"email":"erin@example.com","password":"erin-password"}"#).json
+            let erinToken = try #require(erin["idToken"] as? String)
+            let again = try await provider.idToken(subject: "dave-1", claims: ["email": "dave@example.com", "email_verified": true])
+            #expect(try await signIn(client, idToken: again, extra: #","idToken":"\#(erinToken)""#).errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
+            let credential = try await signIn(client, idToken: again, extra: #","idToken":"\#(erinToken)","returnIdpCredential":true"#)
+            #expect(credential.status == .ok)
+            #expect(try credential.json["errorMessage"] as? String == "FEDERATED_USER_ID_ALREADY_LINKED" && credential.json["idToken"] == nil)
+            #expect(try credential.json["oauthIdToken"] as? String == again)
+
+            let other = try await provider.idToken(subject: "frank-1", claims: ["email": "dave@example.com", "email_verified": true])
+            #expect(try await signIn(client, idToken: other, extra: #","idToken":"\#(erinToken)""#).errorMessage == "EMAIL_EXISTS")
+        }
+    }
+
+    @Test func badCredentialsAreRefusedInTheEnvelope() async throws {
+        try await withProvider { client, provider, _ in
+            let token = try await provider.idToken(subject: "gina-1")
+            func refusal(_ json: String) async throws -> String? { try await client.post("/v1/accounts:signInWithIdp", json: json).errorMessage }
+            #expect(try await refusal(#"{"postBody":"id_token=\#(token)&providerId=oidc.mock"}"#) == "MISSING_REQUEST_URI")
+            #expect(try await refusal(#"{"requestUri":"not a uri","postBody":"id_token=\#(token)&providerId=oidc.mock"}"#) == "INVALID_REQUEST_URI")
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(token)"}"#)
+                    == "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost")
+            #expect(try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(token)&providerId=oidc.other"}"#) == "OPERATION_NOT_ALLOWED")
+            #expect(try await refusal(#"{"requestUri":"http://localhost?providerId=oidc.mock&error=access_denied"}"#) == "USER_CANCELLED")
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost","postBody":"access_token=abc&providerId=oidc.mock"}"#)
+                    == "INVALID_IDP_RESPONSE : an id_token is required")
+            let forged = token.dropLast(4) + "AAAA"
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(forged)&providerId=oidc.mock"}"#)
+                    == "INVALID_IDP_RESPONSE : the ID token's signature is invalid")
+            let hashed = try await provider.idToken(subject: "gina-1", nonce: "0123")
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(hashed)&providerId=oidc.mock&nonce=raw"}"#)
+                    == "MISSING_OR_INVALID_NONCE")
+            // The fragment of an implicit flow's redirect carries the credential too; v3's verifyAssertion is the same call.
+            let fragment = try await client.post(
+                "/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion",
+                json: #"{"requestUri":"http://localhost#id_token=\#(token)&providerId=oidc.mock","returnSecureToken":true}"#)
+            #expect(try fragment.json["isNewUser"] as? Bool == true)
+        }
+    }
+
+    @Test func reauthenticationDoesNotCreateAnAccountAndADisabledAccountCannotSignIn() async throws {
+        try await withProvider { client, provider, _ in
+            let token = try await provider.idToken(subject: "hank-1")
+            #expect(try await signIn(client, idToken: token, extra: #","autoCreate":false"#).errorMessage == "USER_NOT_FOUND")
+            let hank = try await signIn(client, idToken: token).json
+            let localID = try #require(hank["localId"] as? String)
+            let disable = try await client.post(
+                "/v1/accounts:update", json: #"{"localId":"\#(localID)","disableUser":true}"#, key: nil,
+                headers: [.authorization: "Bearer \(TestWorkspace.adminToken)"])
+            #expect(disable.status == .ok)
+            #expect(try await signIn(client, idToken: token).errorMessage == "USER_DISABLED")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+"""Sign-in with an identity provider through the live binary, with ID tokens from a real OpenID Connect provider
+(oidc-provider-mock on loopback): sign-up, sign-in, "account exists with a different credential", the takeover of an
+unverified account, linking, a forged token, a provider that is down, and the Admin SDK reading the provider data.
+"""
+
+import hashlib
+import uuid
+
+import firebase_admin
+import pytest
+from firebase_admin import auth
+
+from harness import PROJECT_ID, error_message, post, refresh, verify
+from oidc import OIDCProvider
+
+
+@pytest.fixture
+def provider(tmp_path):
+    provider = OIDCProvider(tmp_path / "provider.log").start()
+    yield provider
+    provider.stop()
+
+
+def sign_in(server, id_token, provider_id="oidc.mock", **extra):
+    body = {"requestUri": "http://localhost", "postBody": f"id_token={id_token}&providerId={provider_id}", "returnSecureToken": True, **extra}
+    return post(server, "accounts:signInWithIdp", json=body)
+
+
+def test_sign_up_sign_in_and_the_admin_sdk(start_latchkey, provider, monkeypatch):
+    server = start_latchkey(identityProviders=[provider.settings()], adminTokens=["owner"],
+                            tokens={"keyDirectory": "data/keys", "issuer": f"https://securetoken.google.com/{PROJECT_ID}"})
+    claims = {"email": "Alice@Example.com", "email_verified": True, "name": "Alice Liddell", "picture": "https://example.com/a.png"}
+    first = sign_in(server, provider.id_token("alice-1", claims))
+    assert first.status_code == 200, first.text
+    body = first.json()
+    assert body["isNewUser"] is True and body["providerId"] == "oidc.mock" and body["federatedId"] == "alice-1"
+    assert body["email"] == "alice@example.com" and body["emailVerified"] is True and body["displayName"] == "Alice Liddell"
+    assert "needConfirmation" not in body and "mfaPendingCredential" not in body
+
+    again = sign_in(server, provider.id_token("alice-1", claims)).json()
+    assert again["localId"] == body["localId"] and "isNewUser" not in again
+    refreshed = refresh(server, again["refreshToken"])
+    assert refreshed.status_code == 200, refreshed.text
+    assert refreshed.json()["user_id"] == body["localId"]
+
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
+    try:
+        user = auth.get_user(body["localId"], app=app)
+        [entry] = [info for info in user.provider_data if info.provider_id == "oidc.mock"]
+        assert entry.uid == "alice-1" and entry.email == "alice@example.com" and entry.display_name == "Alice Liddell"
+        assert user.display_name == "Alice Liddell" and user.email_verified
+    finally:
+        firebase_admin.delete_app(app)
+
+
+def test_the_id_token_names_the_provider(start_latchkey, provider):
+    server = start_latchkey(identityProviders=[provider.settings()])
+    raw_nonce = "raw-nonce-42"
+    token = provider.id_token("bob-1", {"email": "bob@example.com"}, nonce=hashlib.sha256(raw_nonce.encode()).hexdigest())
+    assert error_message(sign_in(server, token)) == "MISSING_OR_INVALID_NONCE"
+    answer = post(server, "accounts:signInWithIdp", json={
+        "requestUri": "http://localhost", "postBody": f"id_token={token}&providerId=oidc.mock&nonce={raw_nonce}"})
+    assert answer.status_code == 200, answer.text
+    claims = verify(server, answer.json()["idToken"], provider="oidc.mock")
+    assert claims["firebase"]["identities"]["oidc.mock"] == ["bob-1"]
+
+
+def test_an_address_owned_elsewhere_needs_confirmation_then_links(start_latchkey, provider):
+    server = start_latchkey(identityProviders=[provider.settings()])
+    owner = post(server, "accounts:signUp", json={"email": "carol@example.com", "password": "carol-password"}).json()
+    token = provider.id_token("carol-1", {"email": "carol@example.com", "email_verified": False})
+    answer = sign_in(server, token).json()
+    assert answer["needConfirmation"] is True and answer["localId"] == owner["localId"] and "idToken" not in answer
+    # The app signs the user in the old way, then links the provider's credential to the account.
+    linked = sign_in(server, token, idToken=owner["idToken"])
+    assert linked.status_code == 200, linked.text
+    assert linked.json()["localId"] == owner["localId"]
+    assert sign_in(server, token).json()["localId"] == owner["localId"]
+
+
+def test_a_vouched_address_takes_over_an_unverified_account(start_latchkey, provider):
+    server = start_latchkey(identityProviders=[provider.settings()])
+    squatter = post(server, "accounts:signUp", json={"email": "dan@example.com", "password": "squatter-password"}).json()
+    answer = sign_in(server, provider.id_token("dan-1", {"email": "dan@example.com", "email_verified": True}))
+    assert answer.status_code == 200 and answer.json()["localId"] == squatter["localId"]
+    password = post(server, "accounts:signInWithPassword", json={"email": "dan@example.com", "password": "squatter-password"})
+    assert password.status_code == 400
+    assert refresh(server, squatter["refreshToken"]).status_code == 400
+
+
+def test_forged_tokens_and_a_provider_that_is_down(start_latchkey, provider, tmp_path):
+    down = OIDCProvider(tmp_path / "down.log")
+    server = start_latchkey(identityProviders=[provider.settings(), down.settings("oidc.down")])
+    token = provider.id_token("erin-1", {"email": "erin@example.com"})
+    header, payload, signature = token.split(".")
+    assert error_message(sign_in(server, f"{header}.{payload}.{signature[:-4]}AAAA")).startswith("INVALID_IDP_RESPONSE")
+    assert error_message(sign_in(server, provider.id_token("erin-1", client_id="someone-else"))).startswith("INVALID_IDP_RESPONSE")
+    # A provider that is not running answers nothing: a clean refusal, and the server carries on.
+    refused = sign_in(server, token, provider_id="oidc.down")
+    assert refused.status_code == 400 and error_message(refused) == "INVALID_IDP_RESPONSE : discovery failed: could not connect"
+    assert sign_in(server, token).status_code == 200
+    # Once its discovery and keys are known, a provider that stops does not stop sign-ins with its tokens.
+    provider.stop()
+    assert sign_in(server, token).status_code == 200
+    assert "eyJ" not in server.logs()
