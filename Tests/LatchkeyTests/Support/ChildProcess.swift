@@ -32,10 +32,19 @@ final class ChildProcess: Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        // The child starts with no signal blocked: the spawning thread is one of Dispatch's, which block them all, and a
+        // child that inherited that mask would never see the SIGTERM that stops it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         if withInput { close(pipeEnds[0]) }
         guard result == 0 else {
             if withInput { close(pipeEnds[1]) }
@@ -81,8 +90,16 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits (polling, so no thread blocks) until the child exits, and returns its exit status.
+    /// A cancelled wait kills the child instead of polling on: a cancelled sleep returns at once.
     func exitStatus() async -> Int32 {
-        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        while isRunning {
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                kill(pid, SIGKILL)
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
         let raw = status.withLock { $0 } ?? 0
         return (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
