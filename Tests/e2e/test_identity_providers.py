@@ -50,6 +50,8 @@ def test_sign_up_sign_in_and_the_admin_sdk(start_latchkey, provider, monkeypatch
         [entry] = [info for info in user.provider_data if info.provider_id == "oidc.mock"]
         assert entry.uid == "alice-1" and entry.email == "alice@example.com" and entry.display_name == "Alice Liddell"
         assert user.display_name == "Alice Liddell" and user.email_verified
+        auth.update_user(user.uid, providers_to_delete=["oidc.mock"], app=app)
+        assert [info.provider_id for info in auth.get_user(user.uid, app=app).provider_data] == ["password"]
     finally:
         firebase_admin.delete_app(app)
 

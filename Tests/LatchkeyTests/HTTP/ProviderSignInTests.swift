@@ -114,6 +114,24 @@ import Testing
         }
     }
 
+    /// Unlinking with `deleteProvider` removes the identity and keeps the address; the same provider identity, with
+    /// the address verified, then signs in to the same account again and is linked anew.
+    @Test func anUnlinkedProviderSignsInToTheSameAccountAgain() async throws {
+        try await withProvider { client, provider, _ in
+            let claims: [String: Any] = ["email": "ivy@example.com", "email_verified": true]
+            let first = try await signIn(client, idToken: try await provider.idToken(subject: "ivy-1", claims: claims)).json
+            let idToken = try #require(first["idToken"] as? String)
+            let unlinked = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","deleteProvider":["oidc.mock"]}"#).json
+            let remaining = try #require(unlinked["providerUserInfo"] as? [[String: Any]]).compactMap { $0["providerId"] as? String }
+            #expect(remaining == ["password"] && unlinked["email"] as? String == "ivy@example.com")
+            let again = try await signIn(client, idToken: try await provider.idToken(subject: "ivy-1", claims: claims)).json
+            #expect(again["localId"] as? String == first["localId"] as? String && again["isNewUser"] == nil)
+            let lookup = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(again["idToken"] as? String))"}"#).json
+            let user = try #require((lookup["users"] as? [[String: Any]])?.first)
+            #expect(try #require(user["providerUserInfo"] as? [[String: Any]]).contains { $0["providerId"] as? String == "oidc.mock" })
+        }
+    }
+
     @Test func badCredentialsAreRefusedInTheEnvelope() async throws {
         try await withProvider { client, provider, _ in
             let token = try await provider.idToken(subject: "gina-1")
