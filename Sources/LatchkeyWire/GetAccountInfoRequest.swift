@@ -7,11 +7,27 @@ public struct GetAccountInfoRequest: Sendable, Codable, Equatable {
     public var localId: [String]?
     /// Admin only; also read as a single string.
     public var email: [String]?
+    /// Admin only: accounts by an identity provider's user id.
+    public var federatedUserId: [FederatedUserIdentifier]?
 
-    public init(idToken: String? = nil, localId: [String]? = nil, email: [String]? = nil) {
+    /// One identity-provider identity to look up; an entry missing either part is skipped.
+    public struct FederatedUserIdentifier: Sendable, Codable, Equatable {
+        public var providerId: String?
+        public var rawId: String?
+
+        public init(providerId: String?, rawId: String?) {
+            self.providerId = providerId
+            self.rawId = rawId
+        }
+    }
+
+    public init(
+        idToken: String? = nil, localId: [String]? = nil, email: [String]? = nil, federatedUserId: [FederatedUserIdentifier]? = nil
+    ) {
         self.idToken = idToken
         self.localId = localId
         self.email = email
+        self.federatedUserId = federatedUserId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -19,5 +35,6 @@ public struct GetAccountInfoRequest: Sendable, Codable, Equatable {
         idToken = try container.decodePresentString(forKey: .idToken)
         localId = container.decodeLenientStrings(forKey: .localId)
         email = container.decodeLenientStrings(forKey: .email)
+        federatedUserId = try? container.decodeIfPresent([FederatedUserIdentifier].self, forKey: .federatedUserId)
     }
 }

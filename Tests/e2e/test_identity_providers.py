@@ -50,6 +50,8 @@ def test_sign_up_sign_in_and_the_admin_sdk(start_latchkey, provider, monkeypatch
         [entry] = [info for info in user.provider_data if info.provider_id == "oidc.mock"]
         assert entry.uid == "alice-1" and entry.email == "alice@example.com" and entry.display_name == "Alice Liddell"
         assert user.display_name == "Alice Liddell" and user.email_verified
+        found = auth.get_users([auth.ProviderIdentifier("oidc.mock", "alice-1")], app=app)
+        assert [record.uid for record in found.users] == [user.uid] and not found.not_found
         auth.update_user(user.uid, providers_to_delete=["oidc.mock"], app=app)
         assert [info.provider_id for info in auth.get_user(user.uid, app=app).provider_data] == ["password"]
     finally:

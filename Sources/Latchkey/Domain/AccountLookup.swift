@@ -43,11 +43,19 @@ package struct AccountLookup: Sendable {
     }
 
     /// The users with any of these ids or addresses (admin lookup), each once.
-    package func users(ids: [String], emails: [EmailAddress]) async throws -> [UserRecord] {
-        try await store.read { transaction in
+    package func users(
+        ids: [String], emails: [EmailAddress], identities: [(providerID: String, providerUserID: String)] = []
+    ) async throws -> [UserRecord] {
+        try await store.read { [identities] transaction in
             var found: [Account] = []
             for id in ids { if let account = try await transaction.account(id: id) { found.append(account) } }
             for email in emails { if let account = try await transaction.account(email: email) { found.append(account) } }
+            for (providerID, providerUserID) in identities {
+                guard let identity = try await transaction.identity(providerID: providerID, providerUserID: providerUserID),
+                    let account = try await transaction.account(id: identity.accountID)
+                else { continue }
+                found.append(account)
+            }
             var seen = Set<String>()
             var users: [UserRecord] = []
             for account in found where seen.insert(account.id).inserted { users.append(try await transaction.userRecord(account)) }

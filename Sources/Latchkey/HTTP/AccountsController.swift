@@ -60,7 +60,10 @@ struct AccountsController {
         if context.isAdmin, body.idToken == nil {
             let ids = (body.localId ?? []).prefix(100)
             let emails = (body.email ?? []).prefix(100).compactMap(EmailAddress.init(_:))
-            let users = try await lookup.users(ids: Array(ids), emails: emails)
+            let identities = (body.federatedUserId ?? []).prefix(100).compactMap { entry in
+                entry.providerId.flatMap { provider in entry.rawId.map { (providerID: provider, providerUserID: $0) } }
+            }
+            let users = try await lookup.users(ids: Array(ids), emails: emails, identities: identities)
             return GetAccountInfoResponse(users: users.map(UserInfo.init(_:)))
         }
         guard let idToken = body.idToken, !idToken.isEmpty else { throw SignInError.invalidIDToken }

@@ -53,6 +53,13 @@ import Testing
             let user = try #require((lookup["users"] as? [[String: Any]])?.first)
             let entry = try #require((user["providerUserInfo"] as? [[String: Any]])?.first { $0["providerId"] as? String == "oidc.mock" })
             #expect(entry["rawId"] as? String == "alice-1" && entry["federatedId"] as? String == "alice-1")
+
+            let byIdentity = try await client.post(
+                "/v1/accounts:lookup",
+                json: #"{"federatedUserId":[{"providerId":"oidc.mock","rawId":"alice-1"},{"providerId":"oidc.mock"},{"providerId":"oidc.mock","rawId":"nobody"}]}"#,
+                key: nil, headers: [.authorization: "Bearer \(TestWorkspace.adminToken)"]
+            ).json
+            #expect((byIdentity["users"] as? [[String: Any]])?.compactMap { $0["localId"] as? String } == [try #require(first["localId"] as? String)])
         }
     }
 
