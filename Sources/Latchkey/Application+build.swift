@@ -73,7 +73,7 @@ package func buildApplication(
             verifier: IDTokenVerifier(
                 discovery: ProviderDiscovery(clock: clock), clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers),
             signIn: ProviderSignIn(
-                limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
+                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
             lookup: lookup),
         accounts: AccountsController(passwords: passwords, lookup: lookup),
         accountUpdates: AccountUpdatesController(

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Signs in, signs up or links with an identity a provider vouched for, by Firebase's account-resolution table
-/// (spec §4.3), in one write transaction that also counts against the per-IP limit on sign-in completions.
+/// (spec §4.3), in one write transaction. Every attempt, a forged credential's too, first counts against the per-IP
+/// limit on sign-in completions (`admit`).
 ///
 /// - A linking request (a Firebase ID token) adds the identity to that account, unless the identity signs in somewhere
 ///   already (`FEDERATED_USER_ID_ALREADY_LINKED`) or its address belongs to another account (`EMAIL_EXISTS`).
@@ -21,27 +22,35 @@ package struct ProviderSignIn: Sendable {
         case needsConfirmation(accountID: String, verifiedProviders: [String])
     }
 
+    let store: any Store
     let limiter: RateLimiter
     let clock: any WallClock
     let finisher: SignInFinisher
     let allowsDuplicateEmails: Bool
 
-    package init(limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, allowsDuplicateEmails: Bool) {
+    package init(store: any Store, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, allowsDuplicateEmails: Bool) {
+        self.store = store
         self.limiter = limiter
         self.clock = clock
         self.finisher = finisher
         self.allowsDuplicateEmails = allowsDuplicateEmails
     }
 
+    /// Counts one attempt of `caller` against the per-IP completion limit (an admin's against none), or throws
+    /// `RateLimited`: called before the provider's credential is checked, so that floods of forged ones count too.
+    package func admit(_ caller: Caller) async throws {
+        try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester)
+    }
+
     /// Resolves `identity`, linking it to the account of `linking` (a verified Firebase ID token) when given. With
-    /// `autoCreate` false (re-authentication), an identity without an account is `USER_NOT_FOUND`.
+    /// `autoCreate` false (re-authentication), an identity without an account is `USER_NOT_FOUND`. The caller has been
+    /// admitted already.
     package func signIn(
         _ identity: VerifiedIdentity, linking: IDTokenClaims? = nil, autoCreate: Bool = true, by caller: Caller = Caller(), logger: Logger
     ) async throws -> Outcome {
-        let now = clock.now
-        let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
+        let (now, requester) = (clock.now, caller.requester)
         let attempt = { @Sendable in
-            try await limiter.write(counting: limits, requester: requester) { transaction in
+            try await store.write { transaction in
                 try await resolve(identity, linking: linking, autoCreate: autoCreate, requester: requester, now: now, in: transaction)
             }
         }

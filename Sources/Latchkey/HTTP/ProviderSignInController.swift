@@ -18,6 +18,8 @@ struct ProviderSignInController {
 
     @Sendable func signInWithIdp(_ request: Request, context: AppRequestContext) async throws -> SignInWithIdpResponse {
         let body = try await RequestBody.decode(SignInWithIdpRequest.self, from: request, context: context)
+        let caller = context.caller(of: request)
+        try await signIn.admit(caller)
         let credential = try ProviderCredential(requestURI: body.requestUri, postBody: body.postBody)
         if let error = credential["error"] { throw error == "access_denied" ? SignInError.userCancelled : SignInError.invalidIDPResponse(error) }
         guard let providerID = credential["providerId"]?.lowercased() else { throw SignInError.invalidCredentialOrProviderID(credential.requestURI) }
@@ -39,8 +41,7 @@ struct ProviderSignInController {
         if let token = body.idToken, !token.isEmpty { linking = try await lookup.authenticate(idToken: token).claims }
         var response = Self.response(identity)
         do {
-            switch try await signIn.signIn(identity, linking: linking, autoCreate: body.autoCreate ?? true, by: context.caller(of: request), logger: context.logger)
-            {
+            switch try await signIn.signIn(identity, linking: linking, autoCreate: body.autoCreate ?? true, by: caller, logger: context.logger) {
             case .signedIn(let session, let recycled):
                 response.localId = session.account.id
                 response.idToken = session.idToken

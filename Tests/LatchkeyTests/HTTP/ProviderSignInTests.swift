@@ -7,12 +7,16 @@ import Testing
 /// Firebase's account-resolution table, story by story.
 @Suite(.timeLimit(.minutes(1))) struct ProviderSignInTests {
     /// The app with the mock as `oidc.mock`, on a clock that is now (the provider's tokens are current).
-    func withProvider(_ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void) async throws {
+    func withProvider(
+        _ overrides: [String: Any] = [:], _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void
+    ) async throws {
         try await withOIDCProviderMock { provider in
             let settings: [String: Any] = [
                 "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
             ]
-            try await withApp(["identityProviders": [settings]], clock: FixedClock(Date())) { client, _, mailbox in
+            var all = overrides
+            all["identityProviders"] = [settings]
+            try await withApp(all, clock: FixedClock(Date())) { client, _, mailbox in
                 try await body(client, provider, mailbox)
             }
         }
@@ -136,6 +140,21 @@ import Testing
             let lookup = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(again["idToken"] as? String))"}"#).json
             let user = try #require((lookup["users"] as? [[String: Any]])?.first)
             #expect(try #require(user["providerUserInfo"] as? [[String: Any]]).contains { $0["providerId"] as? String == "oidc.mock" })
+        }
+    }
+
+    /// Fetching sign-in methods for an address lists the providers linked to its account (without enumeration
+    /// protection, which otherwise hides them all).
+    @Test func signInMethodsListTheLinkedProvider() async throws {
+        try await withProvider(["emailEnumerationProtection": false]) { client, provider, _ in
+            let token = try await provider.idToken(subject: "jack-1", claims: ["email": "jack@example.com", "email_verified": true])
+            #expect(try await signIn(client, idToken: token).status == .ok)
+            let methods = try await client.post(
+                "/v1/accounts:createAuthUri", json: #"{"identifier":"jack@example.com","continueUri":"https://app.example.com"}"#
+            ).json
+            #expect(methods["registered"] as? Bool == true)
+            #expect((methods["allProviders"] as? [String])?.contains("oidc.mock") == true)
+            #expect((methods["signinMethods"] as? [String])?.contains("oidc.mock") == true)
         }
     }
 

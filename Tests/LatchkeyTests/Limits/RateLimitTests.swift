@@ -71,6 +71,20 @@ import Testing
         }
     }
 
+    /// Every `signInWithIdp` attempt counts against the per-IP completion limit, forged credentials too: the check
+    /// comes before the credential is read.
+    @Test func providerSignInsAreLimitedPerIP() async throws {
+        try await withApp(["rateLimits.completePerIP": Self.windows((2, 300))], testing: .live) { client, _, _ in
+            let body = #"{"requestUri":"http://localhost","postBody":"id_token=forged&providerId=oidc.none"}"#
+            for _ in 0..<2 {
+                let admitted = try await client.post("/v1/accounts:signInWithIdp", json: body)
+                #expect(admitted.errorMessage == "OPERATION_NOT_ALLOWED")
+            }
+            let refused = try await client.post("/v1/accounts:signInWithIdp", json: body)
+            #expect(refused.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        }
+    }
+
     @Test func adminRequestsCountAgainstNoLimit() async throws {
         try await withApp(["rateLimits.sendPerEmail": Self.windows((1, 60)), "rateLimits.apiKeyRequestsPerMinute": 1]) { client, _, _ in
             for _ in 0..<3 {
