@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdTesting
+import InMemoryLogging
 import Latchkey
+import Logging
 import Testing
 
 /// `accounts:signInWithIdp` through the app, with ID tokens from a real provider (oidc-provider-mock on loopback):
@@ -8,24 +10,25 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ProviderSignInTests {
     /// The app with the mock as `oidc.mock`, on a clock that is now (the provider's tokens are current).
     func withProvider(
-        _ overrides: [String: Any] = [:], _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void
+        _ overrides: [String: Any] = [:], providerID: String = "oidc.mock", logger: Logger? = nil,
+        _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void
     ) async throws {
         try await withOIDCProviderMock { provider in
             let settings: [String: Any] = [
-                "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
+                "providerId": providerID, "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
             ]
             var all = overrides
             all["identityProviders"] = [settings]
-            try await withApp(all, clock: FixedClock(Date())) { client, _, mailbox in
+            try await withApp(all, clock: FixedClock(Date()), logger: logger) { client, _, mailbox in
                 try await body(client, provider, mailbox)
             }
         }
     }
 
-    func signIn(_ client: any TestClientProtocol, idToken: String, extra: String = "") async throws -> TestResponse {
+    func signIn(_ client: any TestClientProtocol, idToken: String, providerID: String = "oidc.mock", extra: String = "") async throws -> TestResponse {
         try await client.post(
             "/v1/accounts:signInWithIdp",
-            json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(idToken)&providerId=oidc.mock","returnSecureToken":true\#(extra)}"#)
+            json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(idToken)&providerId=\#(providerID)","returnSecureToken":true\#(extra)}"#)
     }
 
     static func claims(of idToken: Any?) throws -> [String: Any] {
@@ -155,6 +158,37 @@ import Testing
             #expect(methods["registered"] as? Bool == true)
             #expect((methods["allProviders"] as? [String])?.contains("oidc.mock") == true)
             #expect((methods["signinMethods"] as? [String])?.contains("oidc.mock") == true)
+        }
+    }
+
+    /// A built-in provider pointed at a local issuer: Google's `federatedId` is its profile URL, its `rawId` the `sub`.
+    @Test func googleIsABuiltInProviderWhoseIssuerTestsReplace() async throws {
+        try await withProvider(providerID: "google.com") { client, provider, _ in
+            let token = try await provider.idToken(subject: "1234567890", claims: ["email": "kim@gmail.com", "email_verified": true])
+            let answer = try await signIn(client, idToken: token, providerID: "google.com").json
+            #expect(answer["providerId"] as? String == "google.com" && answer["federatedId"] as? String == "https://accounts.google.com/1234567890")
+            let firebase = try #require(try Self.claims(of: answer["idToken"])["firebase"] as? [String: Any])
+            #expect(firebase["sign_in_provider"] as? String == "google.com")
+            #expect((firebase["identities"] as? [String: Any])?["google.com"] as? [String] == ["1234567890"])
+        }
+    }
+
+    /// No provider token and none of Latchkey's own appears in any log line, even at trace level.
+    @Test func logsCarryNoToken() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .trace
+        try await withProvider(["logLevel": "trace"], logger: logger) { client, provider, _ in
+            let token = try await provider.idToken(subject: "lee-1", claims: ["email": "lee@example.com", "email_verified": true])
+            let answer = try await signIn(client, idToken: token).json
+            _ = try await signIn(client, idToken: String(token.dropLast(4)) + "AAAA")
+            let secrets = [token, try #require(answer["idToken"] as? String), try #require(answer["refreshToken"] as? String)]
+            let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
+            #expect(lines.count > 2)
+            for line in lines {
+                #expect(!line.contains("eyJ"))
+                for secret in secrets { #expect(!line.contains(secret)) }
+            }
         }
     }
 
