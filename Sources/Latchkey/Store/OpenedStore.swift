@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// A store ready for requests, with the background services it needs while the server runs.
@@ -22,7 +23,8 @@ package func makeStore(_ configuration: AppConfiguration, clock: any WallClock =
     let policy = RetentionPolicy(auditRetentionDays: configuration.observability.auditRetentionDays)
     switch storage.kind {
     case .sqlite:
-        let store = try SQLiteStore(path: storage.sqlitePath, synchronous: storage.synchronous)
+        // Opening migrates and syncs the file: a blocking wait that must not hold a cooperative thread.
+        let store = try await NIOThreadPool.singleton.runIfActive { try SQLiteStore(path: storage.sqlitePath, synchronous: storage.synchronous) }
         let sweeper = ExpiredRowSweeper(store: store, clock: clock, policy: policy, logger: logger)
         return OpenedStore(
             store: store, services: [try store.checkpointer(logger: logger), sweeper], sweeper: sweeper,
