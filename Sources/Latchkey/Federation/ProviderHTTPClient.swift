@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// Calls identity providers over HTTP (discovery, keys, the token endpoint). Every call has a deadline and a size limit,
+/// Calls identity providers over HTTP (discovery, keys). Every call has a deadline and a size limit,
 /// redirects are not followed (a provider's endpoints are the ones its discovery document names), and whatever goes
 /// wrong comes back as `ProviderFailure.invalidResponse`: a provider that is down or answers nonsense never makes a 500
 /// or a hung request.
@@ -35,17 +35,6 @@ package struct ProviderHTTPClient: Sendable {
     func get(_ url: URL, _ what: String) async throws(ProviderFailure) -> Answer {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
-        return try await send(request, what)
-    }
-
-    /// POSTs `fields` form-encoded to `url`, with `authorization` as the `Authorization` header when given.
-    func postForm(_ url: URL, _ fields: [(String, String)], authorization: String?, _ what: String) async throws(ProviderFailure) -> Answer {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Accept", value: "application/json")
-        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
-        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
         return try await send(request, what)
     }
 
@@ -84,18 +73,5 @@ package struct ProviderHTTPClient: Sendable {
         }
         if error is NIOTooManyBytesError { return "answer too large" }
         return "could not connect"
-    }
-}
-
-/// `application/x-www-form-urlencoded`, as RFC 6749 wants client credentials and token requests encoded.
-enum FormEncoding {
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-
-    static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }

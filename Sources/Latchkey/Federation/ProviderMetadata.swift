@@ -4,21 +4,15 @@ import Foundation
 struct ProviderMetadata: Sendable, Equatable {
     let issuer: String
     let authorizationEndpoint: URL
-    let tokenEndpoint: URL?
     let jwksURI: URL
-    let userinfoEndpoint: URL?
     /// The ID-token algorithms it signs with; RS256 when it does not say (OpenID Connect Discovery's default).
     let signingAlgorithms: [String]
-    let tokenEndpointAuthMethods: [String]?
 
     private struct Document: Decodable {
         let issuer: String?
         let authorization_endpoint: String?
-        let token_endpoint: String?
         let jwks_uri: String?
-        let userinfo_endpoint: String?
         let id_token_signing_alg_values_supported: [String]?
-        let token_endpoint_auth_methods_supported: [String]?
     }
 
     /// Where `issuer`'s document is: the issuer without a trailing slash, then the well-known path.
@@ -45,9 +39,6 @@ struct ProviderMetadata: Sendable, Equatable {
         self.issuer = issuer
         authorizationEndpoint = authorization
         jwksURI = keys
-        tokenEndpoint = endpoint(document.token_endpoint)
-        userinfoEndpoint = endpoint(document.userinfo_endpoint)
         signingAlgorithms = document.id_token_signing_alg_values_supported ?? ["RS256"]
-        tokenEndpointAuthMethods = document.token_endpoint_auth_methods_supported
     }
 }
