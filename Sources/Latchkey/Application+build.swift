@@ -55,6 +55,9 @@ package func buildApplication(
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
         metrics: metrics)
+    let providers = configuration.identityProviders
+    let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: providers.allowsInsecureIssuers)
+    let authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
     let router = buildRouter(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
@@ -69,13 +72,14 @@ package func buildApplication(
                 store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
-            providers: configuration.identityProviders,
-            verifier: IDTokenVerifier(
-                discovery: ProviderDiscovery(clock: clock), clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers),
+            assertion: ProviderAssertion(
+                providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store, secret: secret,
+                clock: clock),
             signIn: ProviderSignIn(
-                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
+                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: providers.allowsDuplicateEmails),
             lookup: lookup),
-        accounts: AccountsController(passwords: passwords, lookup: lookup),
+        accounts: AccountsController(
+            passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),

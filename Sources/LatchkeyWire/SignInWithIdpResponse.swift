@@ -19,8 +19,17 @@ public struct SignInWithIdpResponse: Sendable, Codable, Equatable {
     public var screenName: String?
     /// The provider's claims, as a JSON string.
     public var rawUserInfo: String
-    /// The provider's ID token.
+    /// The provider's ID token (absent when the identity came from a `pendingToken`).
     public var oauthIdToken: String?
+    /// The provider's access token and its lifetime in seconds, from a code exchange.
+    public var oauthAccessToken: String?
+    public var oauthExpireIn: Int?
+    /// The provider's refresh token, when the request set `returnRefreshToken`.
+    public var oauthRefreshToken: String?
+    /// Signs this identity in again, or links it, for an hour: given back to `signInWithIdp` instead of a credential.
+    public var pendingToken: String?
+    /// The `context` given to `createAuthUri`.
+    public var context: String?
     public var isNewUser: Bool?
     public var needConfirmation: Bool?
     public var verifiedProvider: [String]?

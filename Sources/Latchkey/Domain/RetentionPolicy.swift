@@ -28,12 +28,15 @@ package struct RetentionPolicy: Sendable, Equatable {
             (.revokedSessions, now.addingTimeInterval(-revokedSessions)),
             (.rateCounters, now),
             (.auditEvents, now.addingTimeInterval(-auditEvents)),
+            (.providerSessions, now),
+            (.pendingCredentials, now),
         ]
     }
 }
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
-/// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time.
+/// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time,
+/// a provider session or pending credential by its expiry.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
@@ -41,4 +44,6 @@ package enum ExpiringRows: String, Sendable, CaseIterable {
     case revokedSessions
     case rateCounters
     case auditEvents
+    case providerSessions
+    case pendingCredentials
 }

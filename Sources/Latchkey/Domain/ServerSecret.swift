@@ -12,6 +12,14 @@ package struct ServerSecret: Sendable {
         case refreshToken
         /// An email address or IP address counted by a rate limit: counters name no one in clear.
         case rateLimitSubject
+        /// The `state` of a provider sign-in, by which its session is found.
+        case providerState
+        /// The `nonce` sent to a provider, derived from the state: nothing stored needs to hold it.
+        case providerNonce
+        /// The PKCE `code_verifier` of a provider sign-in, derived from the state like the nonce.
+        case codeVerifier
+        /// A `pendingToken`: a provider's identity kept for signing in again or linking.
+        case pendingCredential
     }
 
     /// What a sealed value is: each kind is sealed under its own key.
@@ -29,6 +37,10 @@ package struct ServerSecret: Sendable {
         case outboxSealing = "latchkey outbox sealing v1"
         case rateLimitSubject = "latchkey rate limit subject v1"
         case signingKeySealing = "latchkey signing key sealing v1"
+        case providerState = "latchkey provider state v1"
+        case providerNonce = "latchkey provider nonce v1"
+        case codeVerifier = "latchkey code verifier v1"
+        case pendingCredential = "latchkey pending credential v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -37,6 +49,10 @@ package struct ServerSecret: Sendable {
     private let sealingKey: SymmetricKey
     private let rateLimitMAC: HMAC<SHA256>
     private let signingKeySealingKey: SymmetricKey
+    private let providerStateMAC: HMAC<SHA256>
+    private let providerNonceMAC: HMAC<SHA256>
+    private let codeVerifierMAC: HMAC<SHA256>
+    private let pendingCredentialMAC: HMAC<SHA256>
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -49,6 +65,10 @@ package struct ServerSecret: Sendable {
         sealingKey = derive(.outboxSealing)
         rateLimitMAC = HMAC(key: derive(.rateLimitSubject))
         signingKeySealingKey = derive(.signingKeySealing)
+        providerStateMAC = HMAC(key: derive(.providerState))
+        providerNonceMAC = HMAC(key: derive(.providerNonce))
+        codeVerifierMAC = HMAC(key: derive(.codeVerifier))
+        pendingCredentialMAC = HMAC(key: derive(.pendingCredential))
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -58,6 +78,10 @@ package struct ServerSecret: Sendable {
             case .linkCode: linkCodeMAC
             case .refreshToken: refreshTokenMAC
             case .rateLimitSubject: rateLimitMAC
+            case .providerState: providerStateMAC
+            case .providerNonce: providerNonceMAC
+            case .codeVerifier: codeVerifierMAC
+            case .pendingCredential: pendingCredentialMAC
             }
         mac.update(data: Data(token.utf8))
         return Data(mac.finalize())

@@ -58,6 +58,12 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingOrInvalidNonce
     /// The user declined at the provider (`error=access_denied`).
     case userCancelled
+    /// `createAuthUri` names a provider that is not configured.
+    case invalidProviderID
+    /// The `pendingToken` is unknown or expired.
+    case invalidPendingToken
+    /// A `continueUri` for a provider sign-in holds a fragment or a `state` parameter.
+    case reservedContinueURI
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -90,6 +96,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidIDPResponse: "INVALID_IDP_RESPONSE"
         case .missingOrInvalidNonce: "MISSING_OR_INVALID_NONCE"
         case .userCancelled: "USER_CANCELLED"
+        case .invalidProviderID: "INVALID_PROVIDER_ID"
+        case .invalidPendingToken: "INVALID_PENDING_TOKEN"
+        case .reservedContinueURI: "INVALID_CONTINUE_URI"
         case .missingPassword: "MISSING_PASSWORD"
         case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
         case .emailExists: "EMAIL_EXISTS"
@@ -127,6 +136,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingAndroidPackageName: "An Android package name must be provided if the Android app is required to be installed."
         case .invalidCredentialOrProviderID(let requestURI): "Invalid IdP response/credential: \(requestURI)"
         case .invalidIDPResponse(let reason): reason
+        case .reservedContinueURI: "The URL cannot contain fragments or the reserved state query parameter."
         default: nil
         }
     }

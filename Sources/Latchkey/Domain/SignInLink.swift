@@ -18,7 +18,7 @@ package struct SignInLink: Sendable {
             if let minimum = settings.androidMinimumVersion { query.append(("androidMinimumVersion", minimum)) }
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        url = base + Self.actionPath + "?" + query.map { "\($0)=\($1.percentEncodedForQuery)" }.joined(separator: "&")
+        url = base + Self.actionPath + "?" + QueryString.encode(query)
     }
 }
 

@@ -15,6 +15,23 @@ package struct VerifiedIdentity: Sendable, Equatable {
     package var screenName: String?
     /// Every claim as the provider sent it (JSON), for `rawUserInfo`.
     package var rawUserInfo: String
-    /// The provider's ID token, for `oauthIdToken`.
-    package var idToken: String
+    /// The provider's ID token, for `oauthIdToken`; nil when the identity comes from a `pendingToken`.
+    package var idToken: String?
+
+    package init(
+        providerID: String, subject: String, email: EmailAddress?, isEmailVerified: Bool, displayName: String? = nil, firstName: String? = nil,
+        lastName: String? = nil, photoURL: String? = nil, screenName: String? = nil, rawUserInfo: String, idToken: String?
+    ) {
+        self.providerID = providerID
+        self.subject = subject
+        self.email = email
+        self.isEmailVerified = isEmailVerified
+        self.displayName = displayName
+        self.firstName = firstName
+        self.lastName = lastName
+        self.photoURL = photoURL
+        self.screenName = screenName
+        self.rawUserInfo = rawUserInfo
+        self.idToken = idToken
+    }
 }

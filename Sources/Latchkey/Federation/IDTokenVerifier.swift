@@ -20,13 +20,10 @@ package struct IDTokenVerifier: Sendable {
 
     let discovery: ProviderDiscovery
     let clock: any WallClock
-    /// `idp.allowInsecureIssuers`: endpoints of `http://` issuers are reached over http.
-    let allowsInsecureIssuers: Bool
 
-    package init(discovery: ProviderDiscovery, clock: any WallClock, allowsInsecureIssuers: Bool) {
+    package init(discovery: ProviderDiscovery, clock: any WallClock) {
         self.discovery = discovery
         self.clock = clock
-        self.allowsInsecureIssuers = allowsInsecureIssuers
     }
 
     package func verify(_ token: String, from provider: IdentityProviderSettings, nonce: NonceCheck) async throws(ProviderFailure) -> VerifiedIdentity {
@@ -37,7 +34,7 @@ package struct IDTokenVerifier: Sendable {
         guard let algorithm = header["alg"] as? String, Self.allowedAlgorithms.contains(algorithm) else {
             throw .invalidResponse("the ID token's algorithm is not allowed")
         }
-        let metadata = try await discovery.metadata(for: provider, allowingHTTP: provider.allowsInsecureIssuer || allowsInsecureIssuers)
+        let metadata = try await discovery.metadata(for: provider)
         guard metadata.signingAlgorithms.contains(algorithm) else { throw .invalidResponse("the provider does not sign with the token's algorithm") }
         let kid = header["kid"] as? String
         try await verifySignature(token, algorithm: algorithm, kid: kid, metadata: metadata)
@@ -78,7 +75,7 @@ package struct IDTokenVerifier: Sendable {
             guard claimed == expected else { throw .invalidNonce }
         case .hashOf(let raw):
             guard let claimed else { return }
-            guard let raw, claimed == SHA256.hash(data: Data(raw.utf8)).map({ String(format: "%02x", $0) }).joined() else { throw .invalidNonce }
+            guard let raw, claimed == SHA256.hex(raw) else { throw .invalidNonce }
         }
     }
 

@@ -15,24 +15,29 @@ package actor ProviderDiscovery {
     static let longestLifetime: TimeInterval = 86_400
     static let keyRefetchInterval: TimeInterval = 10
 
-    private let http: ProviderHTTPClient
+    let http: ProviderHTTPClient
     private let clock: any WallClock
+    /// `idp.allowInsecureIssuers`: every provider's `http://` issuer and endpoints are allowed, not only those of
+    /// providers with `allowInsecureIssuer`.
+    private let allowsInsecureIssuers: Bool
     private var metadata: [String: Kept<ProviderMetadata>] = [:]
     private var keys: [String: Kept<ProviderKeySet>] = [:]
     private var lastKeyFetch: [String: Date] = [:]
 
-    package init(http: ProviderHTTPClient = ProviderHTTPClient(), clock: any WallClock) {
+    package init(http: ProviderHTTPClient = ProviderHTTPClient(), clock: any WallClock, allowsInsecureIssuers: Bool = false) {
         self.http = http
         self.clock = clock
+        self.allowsInsecureIssuers = allowsInsecureIssuers
     }
 
     /// The provider's checked discovery document.
-    func metadata(for provider: IdentityProviderSettings, allowingHTTP: Bool) async throws(ProviderFailure) -> ProviderMetadata {
+    func metadata(for provider: IdentityProviderSettings) async throws(ProviderFailure) -> ProviderMetadata {
         let issuer = provider.issuer.absoluteString
         if let kept = metadata[issuer], kept.until > clock.now { return kept.value }
         guard let url = ProviderMetadata.discoveryURL(of: provider.issuer) else { throw .invalidResponse("discovery failed: bad issuer") }
         let answer = try await http.get(url, "discovery")
-        let fetched = try ProviderMetadata(document: answer.body, issuer: issuer, allowingHTTP: allowingHTTP)
+        let fetched = try ProviderMetadata(
+            document: answer.body, issuer: issuer, allowingHTTP: provider.allowsInsecureIssuer || allowsInsecureIssuers)
         metadata[issuer] = Kept(value: fetched, until: lifetime(answer))
         return fetched
     }

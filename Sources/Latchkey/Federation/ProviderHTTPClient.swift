@@ -3,13 +3,14 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// Calls identity providers over HTTP (discovery, keys). Every call has a deadline and a size limit,
+/// Calls identity providers over HTTP (discovery, keys, code exchange). Every call has a deadline and a size limit,
 /// redirects are not followed (a provider's endpoints are the ones its discovery document names), and whatever goes
 /// wrong comes back as `ProviderFailure.invalidResponse`: a provider that is down or answers nonsense never makes a 500
 /// or a hung request.
 package struct ProviderHTTPClient: Sendable {
-    /// An answer with a 2xx status.
+    /// An answer with a 2xx status (or 4xx, when the call accepts them).
     struct Answer: Sendable {
+        let status: Int
         let body: Data
         /// `Cache-Control: max-age`, when the provider gave one.
         let maxAge: TimeInterval?
@@ -38,14 +39,27 @@ package struct ProviderHTTPClient: Sendable {
         return try await send(request, what)
     }
 
-    private func send(_ request: HTTPClientRequest, _ what: String) async throws(ProviderFailure) -> Answer {
+    /// POSTs `form` (`application/x-www-form-urlencoded`) to `url` with `headers`; a 4xx answer's body comes back too,
+    /// because OAuth token endpoints put their `error` there.
+    func post(_ url: URL, form: [(String, String)], headers: [(String, String)] = [], _ what: String) async throws(ProviderFailure) -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(string: QueryString.encode(form)))
+        return try await send(request, what, acceptingClientErrors: true)
+    }
+
+    private func send(_ request: HTTPClientRequest, _ what: String, acceptingClientErrors: Bool = false) async throws(ProviderFailure) -> Answer {
         do {
             let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
-            guard (200..<300).contains(response.status.code) else {
-                throw ProviderFailure.invalidResponse("\(what) answered HTTP \(response.status.code)")
+            let status = Int(response.status.code)
+            guard (200..<300).contains(status) || (acceptingClientErrors && (400..<500).contains(status)) else {
+                throw ProviderFailure.invalidResponse("\(what) answered HTTP \(status)")
             }
-            return Answer(body: Data(buffer: body), maxAge: response.headers.first(name: "Cache-Control").flatMap(Self.maxAge))
+            return Answer(status: status, body: Data(buffer: body), maxAge: response.headers.first(name: "Cache-Control").flatMap(Self.maxAge))
         } catch let failure as ProviderFailure {
             throw failure
         } catch {

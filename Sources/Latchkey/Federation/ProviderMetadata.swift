@@ -5,6 +5,10 @@ struct ProviderMetadata: Sendable, Equatable {
     let issuer: String
     let authorizationEndpoint: URL
     let jwksURI: URL
+    /// Where codes are exchanged for tokens; required only for the code flow.
+    let tokenEndpoint: URL?
+    /// `token_endpoint_auth_methods_supported`; nil when the document does not say.
+    let tokenEndpointAuthMethods: [String]?
     /// The ID-token algorithms it signs with; RS256 when it does not say (OpenID Connect Discovery's default).
     let signingAlgorithms: [String]
 
@@ -12,6 +16,8 @@ struct ProviderMetadata: Sendable, Equatable {
         let issuer: String?
         let authorization_endpoint: String?
         let jwks_uri: String?
+        let token_endpoint: String?
+        let token_endpoint_auth_methods_supported: [String]?
         let id_token_signing_alg_values_supported: [String]?
     }
 
@@ -39,6 +45,8 @@ struct ProviderMetadata: Sendable, Equatable {
         self.issuer = issuer
         authorizationEndpoint = authorization
         jwksURI = keys
+        tokenEndpoint = endpoint(document.token_endpoint)
+        tokenEndpointAuthMethods = document.token_endpoint_auth_methods_supported
         signingAlgorithms = document.id_token_signing_alg_values_supported ?? ["RS256"]
     }
 }

@@ -6,6 +6,8 @@ import LatchkeyWire
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
+    let authorization: ProviderAuthorization
+    let authorizedDomains: Set<String>
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -40,17 +42,40 @@ struct AccountsController {
             email: email.value)
     }
 
+    /// With `providerId`, starts a sign-in with that provider; with `identifier` (also), tells how the address signs in.
     @Sendable func createAuthUri(_ request: Request, context: AppRequestContext) async throws -> CreateAuthUriResponse {
         let body = try await RequestBody.decode(CreateAuthUriRequest.self, from: request, context: context)
-        guard let raw = body.identifier, !raw.isEmpty else { throw SignInError.missingIdentifier }
-        guard let email = EmailAddress(raw) else { throw SignInError.invalidIdentifier }
-        var response = CreateAuthUriResponse(sessionId: ServerSecret.makeToken(bytes: 16))
-        // With enumeration protection only `kind` and `sessionId`.
-        guard let options = try await lookup.signInOptions(for: email) else { return response }
+        let providerID = body.providerId.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        let identifier = body.identifier.flatMap { $0.isEmpty ? nil : $0 }
+        guard providerID != nil || identifier != nil else { throw SignInError.missingIdentifier }
+        let email = try identifier.map { raw throws(SignInError) in
+            guard let email = EmailAddress(raw) else { throw .invalidIdentifier }
+            return email
+        }
+        var response = CreateAuthUriResponse(sessionId: "")
+        if let providerID {
+            var start = ProviderAuthorization.Start(
+                providerID: providerID, redirectURI: try ProviderAuthorization.redirectURI(body.continueUri, authorizedDomains: authorizedDomains),
+                sessionID: body.sessionId)
+            start.scopes = Self.scopes(body.oauthScope)
+            start.customParameters = body.customParameter ?? [:]
+            start.context = body.context
+            (response.authUri, response.sessionId) = try await authorization.start(start)
+            response.providerId = providerID
+        } else {
+            response.sessionId = ServerSecret.makeToken(bytes: 16)
+        }
+        // With enumeration protection only `kind` and `sessionId` (and the provider's URL).
+        guard let email, let options = try await lookup.signInOptions(for: email) else { return response }
         response.registered = options.isRegistered
         response.allProviders = options.providerIDs
         response.signinMethods = options.signInMethods
         return response
+    }
+
+    /// `oauthScope`'s scopes: separated by spaces or commas.
+    static func scopes(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     }
 
     /// An admin without `idToken` looks accounts up by id and address (at most 100 of each; unacceptable addresses

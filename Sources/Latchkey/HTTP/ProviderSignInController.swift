@@ -1,13 +1,12 @@
 import Hummingbird
 import LatchkeyWire
 
-/// `accounts:signInWithIdp` (v3 `verifyAssertion`): sign in, sign up or link with an identity provider's ID token.
+/// `accounts:signInWithIdp` (v3 `verifyAssertion`): sign in, sign up or link with an identity provider's credential.
 ///
 /// The credential is checked against the provider before anything is written: a provider that is down, slow or lies
 /// is `INVALID_IDP_RESPONSE` and nothing changes.
 struct ProviderSignInController {
-    let providers: IdentityProvidersConfiguration
-    let verifier: IDTokenVerifier
+    let assertion: ProviderAssertion
     let signIn: ProviderSignIn
     let lookup: AccountLookup
 
@@ -20,26 +19,12 @@ struct ProviderSignInController {
         let body = try await RequestBody.decode(SignInWithIdpRequest.self, from: request, context: context)
         let caller = context.caller(of: request)
         try await signIn.admit(caller)
-        let credential = try ProviderCredential(requestURI: body.requestUri, postBody: body.postBody)
-        if let error = credential["error"] { throw error == "access_denied" ? SignInError.userCancelled : SignInError.invalidIDPResponse(error) }
-        guard let providerID = credential["providerId"]?.lowercased() else { throw SignInError.invalidCredentialOrProviderID(credential.requestURI) }
-        guard let provider = providers.provider(providerID), provider.isEnabled else { throw SignInError.operationNotAllowed }
-        guard let idToken = credential["id_token"] else {
-            // Codes come back from flows Latchkey starts (createAuthUri); access tokens cannot be checked for their audience.
-            throw SignInError.invalidIDPResponse("an id_token is required")
-        }
-        let identity: VerifiedIdentity
-        do throws(ProviderFailure) {
-            identity = try await verifier.verify(idToken, from: provider, nonce: .hashOf(credential["nonce"]))
-        } catch {
-            switch error {
-            case .invalidNonce: throw SignInError.missingOrInvalidNonce
-            case .invalidResponse(let reason): throw SignInError.invalidIDPResponse(reason)
-            }
-        }
+        let asserted = try await assertion.assert(
+            requestURI: body.requestUri, postBody: body.postBody, sessionID: body.sessionId, pendingToken: body.pendingToken)
+        let identity = asserted.identity
         var linking: IDTokenClaims?
         if let token = body.idToken, !token.isEmpty { linking = try await lookup.authenticate(idToken: token).claims }
-        var response = Self.response(identity)
+        var response = Self.response(asserted, returningRefreshToken: body.returnRefreshToken == true)
         do {
             switch try await signIn.signIn(identity, linking: linking, autoCreate: body.autoCreate ?? true, by: caller, logger: context.logger) {
             case .signedIn(let session, let recycled):
@@ -59,11 +44,17 @@ struct ProviderSignInController {
             // The SDKs' "credential already in use": the credential comes back so the app can sign in with it instead.
             response.errorMessage = refusal.code
         }
+        if let kept = body.pendingToken, !kept.isEmpty {
+            response.pendingToken = kept
+        } else {
+            response.pendingToken = try await assertion.keep(asserted)
+        }
         return response
     }
 
-    /// What the provider says of the user (spec "Claims → fields").
-    static func response(_ identity: VerifiedIdentity) -> SignInWithIdpResponse {
+    /// What the provider says of the user (spec "Claims → fields"), and the tokens it handed over.
+    static func response(_ asserted: ProviderAssertion.Asserted, returningRefreshToken: Bool) -> SignInWithIdpResponse {
+        let identity = asserted.identity
         var response = SignInWithIdpResponse(
             providerId: identity.providerID,
             federatedId: identity.providerID == BuiltInIdentityProvider.google.rawValue ? "https://accounts.google.com/\(identity.subject)" : identity.subject,
@@ -76,6 +67,10 @@ struct ProviderSignInController {
         response.photoUrl = identity.photoURL
         response.screenName = identity.screenName
         response.oauthIdToken = identity.idToken
+        response.oauthAccessToken = asserted.accessToken
+        response.oauthExpireIn = asserted.accessToken == nil ? nil : asserted.accessTokenLifetime
+        response.oauthRefreshToken = returningRefreshToken ? asserted.refreshToken : nil
+        response.context = asserted.context
         return response
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct IDTokenVerifierTests {
     func verifier(at now: Date = Date()) -> IDTokenVerifier {
         let clock = FixedClock(now)
-        return IDTokenVerifier(discovery: ProviderDiscovery(clock: clock), clock: clock, allowsInsecureIssuers: false)
+        return IDTokenVerifier(discovery: ProviderDiscovery(clock: clock), clock: clock)
     }
 
     static var alice: [String: Any] {
@@ -120,7 +120,7 @@ import Testing
         silent.issuer = try #require(URL(string: "http://127.0.0.1:\(listener.port)"))
         let clock = FixedClock(Date())
         let impatient = IDTokenVerifier(
-            discovery: ProviderDiscovery(http: ProviderHTTPClient(timeout: .seconds(1)), clock: clock), clock: clock, allowsInsecureIssuers: false)
+            discovery: ProviderDiscovery(http: ProviderHTTPClient(timeout: .seconds(1)), clock: clock), clock: clock)
         let started = ContinuousClock.now
         await #expect(throws: ProviderFailure.invalidResponse("discovery failed: no answer in time")) {
             try await impatient.verify(token, from: silent, nonce: .hashOf(nil))

@@ -205,7 +205,7 @@ import Testing
             #expect(try await refusal(#"{"requestUri":"http://localhost?providerId=oidc.mock&error=access_denied"}"#) == "USER_CANCELLED")
             #expect(
                 try await refusal(#"{"requestUri":"http://localhost","postBody":"access_token=abc&providerId=oidc.mock"}"#)
-                    == "INVALID_IDP_RESPONSE : an id_token is required")
+                    == "INVALID_IDP_RESPONSE : an id_token or a code is required")
             let forged = token.dropLast(4) + "AAAA"
             #expect(
                 try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(forged)&providerId=oidc.mock"}"#)

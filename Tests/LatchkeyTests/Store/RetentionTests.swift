@@ -54,6 +54,16 @@ import Testing
             for days in [91.0, 92, 93, 94, 95, 1] {
                 try db.execute(sql: "INSERT INTO audit_events (at, kind) VALUES (?, 'code_issued')", arguments: [ago(days)])
             }
+            for (name, expiry) in [("expired", ago(0.001)), ("current", ago(-0.001))] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO provider_sessions (state_hash, session_id, provider_id, redirect_uri, created_at, expires_at)
+                        VALUES (?, ?, 'oidc.corp', 'https://app.example.com/', ?, ?)
+                        """,
+                    arguments: [Data(name.utf8), name, ago(0.01), expiry])
+                try db.execute(
+                    sql: "INSERT INTO pending_credentials (token_hash, identity, expires_at) VALUES (?, '{}', ?)", arguments: [Data(name.utf8), expiry])
+            }
         }
     }
 
@@ -68,6 +78,7 @@ import Testing
             #expect(
                 removed == [
                     .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
+                    .providerSessions: 1, .pendingCredentials: 1,
                 ])
             let left = try await workspace.openDatabase().read { db in
                 [
@@ -77,6 +88,8 @@ import Testing
                     try String.fetchAll(db, sql: "SELECT id FROM sessions ORDER BY id"),
                     try String.fetchAll(db, sql: "SELECT key FROM rate_counters"),
                     try String.fetchAll(db, sql: "SELECT kind FROM audit_events"),
+                    try String.fetchAll(db, sql: "SELECT session_id FROM provider_sessions"),
+                    try String.fetchAll(db, sql: "SELECT CAST(token_hash AS TEXT) FROM pending_credentials"),
                 ]
             }
             #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
@@ -85,6 +98,8 @@ import Testing
             #expect(left[3] == ["live", "revoked-a-day"])
             #expect(left[4] == ["open"])
             #expect(left[5] == ["code_issued"])
+            #expect(left[6] == ["current"])
+            #expect(left[7] == ["current"])
             #expect(await sweeper.sweep().removed.values.allSatisfy { $0 == 0 })
         }
     }
@@ -95,6 +110,7 @@ import Testing
         "SELECT id FROM refresh_tokens WHERE rotated_at < 0 LIMIT 1000", "SELECT id FROM sessions WHERE revoked_at < 0 LIMIT 1000",
         "SELECT id FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE revoked_at < 0 LIMIT 1000)",
         "SELECT id FROM rate_counters WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM audit_events WHERE at < 0 LIMIT 1000",
+        "SELECT id FROM provider_sessions WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM pending_credentials WHERE expires_at < 0 LIMIT 1000",
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {
         try await withWorkspace { workspace in

@@ -27,26 +27,14 @@ struct OIDCProviderMock: Sendable {
 
     /// An ID token the mock signs for `subject` with `claims`, as the code flow gives it to `clientID`.
     func idToken(subject: String, claims: [String: Any] = [:], clientID: String = "latchkey-client", nonce: String? = nil) async throws -> String {
-        let client = Self.client
-        var user = HTTPClientRequest(url: "\(issuer)/users/\(subject)")
-        user.method = .PUT
-        user.headers.add(name: "Content-Type", value: "application/json")
-        user.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: claims)))
-        _ = try await client.execute(user, timeout: .seconds(10))
-
         var query = URLComponents()
         query.queryItems = [
             .init(name: "client_id", value: clientID), .init(name: "redirect_uri", value: "http://127.0.0.1/callback"),
             .init(name: "response_type", value: "code"), .init(name: "scope", value: "openid email profile"), .init(name: "state", value: "s"),
         ] + (nonce.map { [.init(name: "nonce", value: $0)] } ?? [])
-        var authorize = HTTPClientRequest(url: "\(issuer)/oauth2/authorize?\(query.percentEncodedQuery ?? "")")
-        authorize.method = .POST
-        authorize.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        authorize.body = .bytes(ByteBuffer(string: "sub=\(subject)"))
-        let redirect = try await client.execute(authorize, timeout: .seconds(10))
-        let location = try #require(redirect.headers.first(name: "Location").flatMap(URLComponents.init(string:)))
-        let code = try #require(location.queryItems?.first { $0.name == "code" }?.value)
-
+        let redirect = try await authorize("\(issuer)/oauth2/authorize?\(query.percentEncodedQuery ?? "")", subject: subject, claims: claims)
+        let code = try #require(URLComponents(string: redirect)?.queryItems?.first { $0.name == "code" }?.value)
+        let client = Self.client
         var token = HTTPClientRequest(url: "\(issuer)/oauth2/token")
         token.method = .POST
         token.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -56,6 +44,23 @@ struct OIDCProviderMock: Sendable {
         let body = try await answer.body.collect(upTo: 1 << 20)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
         return try #require(json["id_token"] as? String)
+    }
+
+    /// Signs `subject`, with `claims`, in at the mock for `authorizationURL` (as a browser would, from a relying
+    /// party's redirect), and returns where the mock sends the browser back.
+    func authorize(_ authorizationURL: String, subject: String, claims: [String: Any] = [:]) async throws -> String {
+        var user = HTTPClientRequest(url: "\(issuer)/users/\(subject)")
+        user.method = .PUT
+        user.headers.add(name: "Content-Type", value: "application/json")
+        user.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: claims)))
+        _ = try await Self.client.execute(user, timeout: .seconds(10))
+        var authorize = HTTPClientRequest(url: authorizationURL)
+        authorize.method = .POST
+        authorize.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        authorize.body = .bytes(ByteBuffer(string: "sub=\(subject)"))
+        let redirect = try await Self.client.execute(authorize, timeout: .seconds(10))
+        #expect(redirect.status == .found)
+        return try #require(redirect.headers.first(name: "Location"))
     }
 }
 

@@ -53,5 +53,14 @@ extension CopiedTable {
                 ("id", .text), ("algorithm", .text), ("sealed_private_key", .sealed(.signingKey)), ("created_at", .real),
                 ("activates_at", .real),
             ]),
+        CopiedTable(
+            "provider_sessions", key: ["id"],
+            [
+                ("id", .integer), ("state_hash", .blob), ("session_id", .text), ("provider_id", .text), ("redirect_uri", .text),
+                ("context", .text), ("handoff", .text), ("created_at", .real), ("expires_at", .real),
+            ]),
+        CopiedTable(
+            "pending_credentials", key: ["id"],
+            [("id", .integer), ("token_hash", .blob), ("identity", .text), ("context", .text), ("expires_at", .real)]),
     ]
 }

@@ -121,5 +121,31 @@ enum PostgresMigrations {
             );
             """
         ),
+        (
+            // Sign-ins with identity providers in flight, and identities kept for a `pendingToken`.
+            "v3: provider sessions, pending credentials",
+            """
+            CREATE TABLE provider_sessions (
+                id BIGSERIAL PRIMARY KEY,
+                state_hash BYTEA NOT NULL UNIQUE,
+                session_id TEXT NOT NULL,
+                provider_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                context TEXT,
+                handoff TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX provider_sessions_by_expiry ON provider_sessions(expires_at);
+            CREATE TABLE pending_credentials (
+                id BIGSERIAL PRIMARY KEY,
+                token_hash BYTEA NOT NULL UNIQUE,
+                identity TEXT NOT NULL,
+                context TEXT,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX pending_credentials_by_expiry ON pending_credentials(expires_at);
+            """
+        ),
     ]
 }

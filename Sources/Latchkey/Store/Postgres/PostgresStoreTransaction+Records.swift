@@ -82,6 +82,10 @@ extension PostgresStoreTransaction {
                 "DELETE FROM rate_counters WHERE id IN (SELECT id FROM rate_counters WHERE expires_at < \(Int64(seconds)) LIMIT \(limit)) RETURNING 1"
             case .auditEvents:
                 "DELETE FROM audit_events WHERE id IN (SELECT id FROM audit_events WHERE at < \(seconds) LIMIT \(limit)) RETURNING 1"
+            case .providerSessions:
+                "DELETE FROM provider_sessions WHERE id IN (SELECT id FROM provider_sessions WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
+            case .pendingCredentials:
+                "DELETE FROM pending_credentials WHERE id IN (SELECT id FROM pending_credentials WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
             }
         return try await self.rows(query).count
     }

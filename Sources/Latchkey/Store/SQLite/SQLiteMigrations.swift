@@ -259,6 +259,33 @@ package enum SQLiteMigrations {
                     ) WITHOUT ROWID;
                     """)
         }
+        // Sign-ins with identity providers: those started and awaiting the provider's answer, and identities kept for a
+        // `pendingToken`. Both are found by a keyed hash and removed by the sweeper when their time is over.
+        migrator.registerMigration("v13: provider sessions, pending credentials") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE provider_sessions (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        state_hash BLOB NOT NULL UNIQUE,
+                        session_id TEXT NOT NULL,
+                        provider_id TEXT NOT NULL,
+                        redirect_uri TEXT NOT NULL,
+                        context TEXT,
+                        handoff TEXT,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX provider_sessions_by_expiry ON provider_sessions(expires_at);
+                    CREATE TABLE pending_credentials (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        token_hash BLOB NOT NULL UNIQUE,
+                        identity TEXT NOT NULL,
+                        context TEXT,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX pending_credentials_by_expiry ON pending_credentials(expires_at);
+                    """)
+        }
         return migrator
     }
 }

@@ -19,6 +19,8 @@ extension SQLiteStoreTransaction {
             case .revokedSessions: "SELECT id FROM sessions WHERE revoked_at < ?1 LIMIT ?2"
             case .rateCounters: "SELECT id FROM rate_counters WHERE expires_at < ?1 LIMIT ?2"
             case .auditEvents: "SELECT id FROM audit_events WHERE at < ?1 LIMIT ?2"
+            case .providerSessions: "SELECT id FROM provider_sessions WHERE expires_at < ?1 LIMIT ?2"
+            case .pendingCredentials: "SELECT id FROM pending_credentials WHERE expires_at < ?1 LIMIT ?2"
             }
         try execute(sql: "DELETE FROM \(rows.table) WHERE id IN (\(sql))", arguments: [seconds, limit])
         return db.changesCount
@@ -39,6 +41,8 @@ extension ExpiringRows {
         case .revokedSessions: "sessions"
         case .rateCounters: "rate_counters"
         case .auditEvents: "audit_events"
+        case .providerSessions: "provider_sessions"
+        case .pendingCredentials: "pending_credentials"
         }
     }
 }

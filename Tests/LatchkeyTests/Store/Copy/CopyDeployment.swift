@@ -8,8 +8,24 @@ import Testing
 /// A deployment to move: populated through the running server over HTTP, copied, counted, and served again.
 enum CopyDeployment {
     static let logger = Logger(label: "test")
-    /// A per-address limit loose enough never to refuse, so that sends leave rate counters to copy.
-    static var limits: [String: Any] { ["rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]]] }
+    static let continueURI = "https://app.example.com/__/auth/handler"
+
+    /// A per-address limit loose enough never to refuse, so that sends leave rate counters to copy; and the test
+    /// provider, so that provider sign-ins leave their sessions and pending credentials.
+    static func settings() async throws -> [String: Any] {
+        let provider = try await OIDCProviderMock.shared.value
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-copy-client-secret")
+        try Data("copy-secret".utf8).write(to: secret)
+        return [
+            "rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]], "authorizedDomains": ["app.example.com"],
+            "identityProviders": [
+                [
+                    "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
+                    "responseType": ["code": true], "clientSecret": ["file": secret.path],
+                ]
+            ],
+        ]
+    }
 
     /// What the deployment issued before its copy.
     struct Issued {
@@ -18,10 +34,15 @@ enum CopyDeployment {
         /// Bob's refresh token after one rotation.
         let refreshToken: String
         let accountID: String
+        /// A provider sign-in started but not finished: the provider's authorization URL and the session id.
+        let authorizationURL: String
+        let sessionID: String
+        /// Erin's `pendingToken`, from her sign-in with the provider.
+        let pendingToken: String
     }
 
-    /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, and Alice is sent a code she has
-    /// not used yet, which leaves rows in every table.
+    /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, Alice is sent a code she has not used
+    /// yet, Erin signs in with the provider and Frank starts to, which leaves rows in every table.
     static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
         return try await serve(configuration, clock: clock) { client, mailbox in
@@ -33,9 +54,17 @@ enum CopyDeployment {
             }
             let refreshed = try await client.refresh(try #require(tokens["bob"])).json
             try await client.sendLink(to: "alice@example.com")
+            let provider = try await OIDCProviderMock.shared.value
+            let erin = try await client.post(
+                "/v1/accounts:signInWithIdp",
+                json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock"}"#
+            ).json
+            let started = try await client.post(
+                "/v1/accounts:createAuthUri", json: #"{"providerId":"oidc.mock","continueUri":"\#(continueURI)"}"#).json
             return Issued(
                 code: try await mailbox.code(at: 3), refreshToken: try #require(refreshed["refresh_token"] as? String),
-                accountID: try #require(refreshed["user_id"] as? String))
+                accountID: try #require(refreshed["user_id"] as? String), authorizationURL: try #require(started["authUri"] as? String),
+                sessionID: try #require(started["sessionId"] as? String), pendingToken: try #require(erin["pendingToken"] as? String))
         }
     }
 

@@ -4,7 +4,7 @@ import Latchkey
 import Testing
 
 /// `latchkey copy` in every direction this run can reach: a deployment populated over HTTP, copied, and served from
-/// the copy with the code and the refresh token it issued before.
+/// the copy with the code, the refresh token, the provider sign-in and the pending token it issued before.
 @Suite struct StoreCopyTests {
     /// SQLite to SQLite always; from, to and within PostgreSQL when `scripts/test` started a server.
     static let directions: [(StoreKind, StoreKind)] = StoreKind.all.flatMap { from in StoreKind.all.map { (from, $0) } }
@@ -12,9 +12,11 @@ import Testing
     @Test(arguments: directions)
     func aCopySignsInWithTheCodeAndRefreshesTheTokenIssuedBeforeIt(_ from: StoreKind, _ to: StoreKind) async throws {
         try await withWorkspace { workspace in
-            let clock = FixedClock()
-            let source = try await from.configuration(in: workspace, CopyDeployment.limits)
-            let target = try await to.configuration(in: workspace, CopyDeployment.limits.merging(["storage.sqlite.path": workspace.copyPath]) { $1 })
+            // Now, because the provider signs its tokens with the real time.
+            let clock = FixedClock(Date())
+            let settings = try await CopyDeployment.settings()
+            let source = try await from.configuration(in: workspace, settings)
+            let target = try await to.configuration(in: workspace, settings.merging(["storage.sqlite.path": workspace.copyPath]) { $1 })
             let issued = try await CopyDeployment.populate(source, clock: clock)
 
             let counts = try await CopyDeployment.copy(source, to: target, pageSize: 2)
@@ -30,6 +32,14 @@ import Testing
                 let refreshed = try await client.refresh(issued.refreshToken)
                 #expect(refreshed.status == .ok)
                 #expect(try refreshed.json["user_id"] as? String == issued.accountID)
+                let provider = try await OIDCProviderMock.shared.value
+                let redirect = try await provider.authorize(issued.authorizationURL, subject: "frank-1")
+                let frank = try await client.post(
+                    "/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(redirect)","sessionId":"\#(issued.sessionID)"}"#)
+                #expect(try frank.json["federatedId"] as? String == "frank-1")
+                let erin = try await client.post(
+                    "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(issued.pendingToken)"}"#)
+                #expect(try erin.json["federatedId"] as? String == "erin-1" && erin.json["isNewUser"] == nil)
             }
 
             let served = try await CopyDeployment.rowCounts(target)

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Turns what `signInWithIdp` received into an identity the provider vouches for (spec §4.2): a `pendingToken`, the
+/// answer to a sign-in `createAuthUri` started (its `state`, then a code to exchange or an ID token), or a credential
+/// the app obtained itself. Nothing is written but the used session's removal, so a failure changes no account.
+package struct ProviderAssertion: Sendable {
+    /// An identity, with what else the provider handed over.
+    package struct Asserted: Sendable {
+        package var identity: VerifiedIdentity
+        package var accessToken: String?
+        package var accessTokenLifetime: Int?
+        package var refreshToken: String?
+        /// The `context` given to `createAuthUri`.
+        package var context: String?
+    }
+
+    let providers: IdentityProvidersConfiguration
+    let discovery: ProviderDiscovery
+    let verifier: IDTokenVerifier
+    let store: any Store
+    let secret: ServerSecret
+    let clock: any WallClock
+
+    package init(
+        providers: IdentityProvidersConfiguration, discovery: ProviderDiscovery, verifier: IDTokenVerifier, store: any Store, secret: ServerSecret,
+        clock: any WallClock
+    ) {
+        self.providers = providers
+        self.discovery = discovery
+        self.verifier = verifier
+        self.store = store
+        self.secret = secret
+        self.clock = clock
+    }
+
+    package func assert(requestURI: String?, postBody: String?, sessionID: String?, pendingToken: String?) async throws -> Asserted {
+        if let pendingToken, !pendingToken.isEmpty { return try await pending(pendingToken) }
+        let credential = try ProviderCredential(requestURI: requestURI, postBody: postBody)
+        if let error = credential["error"] { throw error == "access_denied" ? SignInError.userCancelled : SignInError.invalidIDPResponse(error) }
+        var session: ProviderSession?
+        if let state = credential["state"] { session = try await take(state: state, sessionID: sessionID, credential: credential) }
+        guard let providerID = session?.providerID ?? credential["providerId"]?.lowercased() else {
+            throw SignInError.invalidCredentialOrProviderID(credential.requestURI)
+        }
+        guard let provider = providers.provider(providerID), provider.isEnabled else { throw SignInError.operationNotAllowed }
+        // A flow Latchkey started checks the nonce it sent; a credential the app obtained, the one the app hashed.
+        let secrets = credential["state"].map { ProviderSession.Secrets(state: $0, secret: secret) }
+        let nonce = secrets.map { IDTokenVerifier.NonceCheck.equals($0.nonce) } ?? .hashOf(credential["nonce"])
+        do throws(ProviderFailure) {
+            if let code = credential["code"] {
+                let metadata = try await discovery.metadata(for: provider)
+                let tokens = try await CodeExchange(http: discovery.http).exchange(
+                    code, redirectURI: session?.redirectURI ?? credential.requestURI,
+                    codeVerifier: provider.usesPKCE ? secrets?.codeVerifier : nil, provider: provider, metadata: metadata)
+                let identity = try await verifier.verify(tokens.idToken, from: provider, nonce: nonce)
+                return Asserted(
+                    identity: identity, accessToken: tokens.accessToken, accessTokenLifetime: tokens.expiresIn, refreshToken: tokens.refreshToken,
+                    context: session?.context)
+            }
+            // An access token alone proves nothing: its audience cannot be checked.
+            guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }
+            return Asserted(identity: try await verifier.verify(idToken, from: provider, nonce: nonce), context: session?.context)
+        } catch {
+            throw SignInError(error)
+        }
+    }
+
+    /// Keeps `asserted`'s identity for a `pendingToken`, and returns the token.
+    package func keep(_ asserted: Asserted) async throws -> String {
+        let token = ServerSecret.makeToken()
+        let credential = PendingCredential(
+            tokenHash: secret.hash(token, for: .pendingCredential), identity: asserted.identity, context: asserted.context,
+            expiresAt: clock.now.addingTimeInterval(TimeInterval(providers.pendingTokenTTLSeconds)))
+        try await store.write { try await $0.insert(credential) }
+        return token
+    }
+
+    private func pending(_ token: String) async throws -> Asserted {
+        let hash = secret.hash(token, for: .pendingCredential)
+        guard let credential = try await store.read({ try await $0.pendingCredential(tokenHash: hash) }), credential.expiresAt > clock.now else {
+            throw SignInError.invalidPendingToken
+        }
+        guard providers.provider(credential.identity.providerID)?.isEnabled == true else { throw SignInError.operationNotAllowed }
+        return Asserted(identity: credential.identity, context: credential.context)
+    }
+
+    /// Uses up the session `state` names, which must be current, this caller's and answered at its redirect URI.
+    private func take(state: String, sessionID: String?, credential: ProviderCredential) async throws -> ProviderSession {
+        let hash = secret.hash(state, for: .providerState)
+        guard let session = try await store.write({ try await $0.takeProviderSession(stateHash: hash) }), session.expiresAt > clock.now else {
+            throw SignInError.invalidIDPResponse("the sign-in is unknown, used or expired")
+        }
+        guard session.isSession(sessionID) else { throw SignInError.invalidIDPResponse("the sessionId is not the sign-in's") }
+        guard Self.redirectBase(credential.requestURI) == Self.redirectBase(session.redirectURI) else {
+            throw SignInError.invalidIDPResponse("the requestUri is not the sign-in's continueUri")
+        }
+        if let named = credential["providerId"], named.lowercased() != session.providerID {
+            throw SignInError.invalidIDPResponse("the providerId is not the sign-in's")
+        }
+        return session
+    }
+
+    /// Scheme, host, port and path: what a provider cannot change when it sends the browser back.
+    static func redirectBase(_ text: String) -> String? {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)\(url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)"
+    }
+}
