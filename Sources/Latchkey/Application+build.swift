@@ -58,6 +58,7 @@ package func buildApplication(
     let providers = configuration.identityProviders
     let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: providers.allowsInsecureIssuers)
     let authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
+    let quota = APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)
     let router = buildRouter(
         projectID: configuration.projectID,
         clientAddress: ClientAddressMiddleware(
@@ -66,7 +67,7 @@ package func buildApplication(
         requestTimeout: .seconds(configuration.server.requestTimeoutSeconds),
         authentication: ClientAuthenticationMiddleware(
             apiKeys: configuration.apiKeys, admin: admin,
-            quota: APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)),
+            quota: quota),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
@@ -91,6 +92,10 @@ package func buildApplication(
         action: ActionController(
             inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
             apps: configuration.apps, pages: pages, appName: configuration.appName, publicURL: configuration.publicURL),
+        providerHandler: ProviderHandlerController(
+            authorization: authorization, store: store, secret: secret, clock: clock, apiKeys: configuration.apiKeys, quota: quota,
+            apps: configuration.apps, authorizedDomains: configuration.authorizedDomains, pages: pages, appName: configuration.appName,
+            publicURL: configuration.publicURL),
         appLinks: AppLinksController(apps: configuration.apps),
         development: try developmentEndpoints(configuration, pages: pages, logger: logger),
         metrics: metrics,

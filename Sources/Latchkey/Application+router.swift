@@ -9,12 +9,13 @@ func buildRouter(
     projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
     authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
-    action: ActionController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
+    action: ActionController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
     metricsEndpoint: MetricsController?
 ) -> Router<AppRequestContext> {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.addRoutes(wellKnown.endpoints)
         router.addRoutes(action.endpoints)
+        router.addRoutes(providerHandler.endpoints)
         router.addRoutes(appLinks.endpoints)
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }

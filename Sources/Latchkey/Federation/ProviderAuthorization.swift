@@ -55,6 +55,11 @@ package struct ProviderAuthorization: Sendable {
         return text
     }
 
+    /// Scopes given as one string (`oauthScope`, the SDKs' `scopes`): separated by spaces or commas.
+    package static func scopes(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+    }
+
     /// Keeps the session and returns the provider's authorization URL and the session id.
     package func start(_ request: Start) async throws -> (authURI: String, sessionID: String) {
         guard let provider = providers.provider(request.providerID) else { throw SignInError.invalidProviderID }

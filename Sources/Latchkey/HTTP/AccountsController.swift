@@ -57,7 +57,7 @@ struct AccountsController {
             var start = ProviderAuthorization.Start(
                 providerID: providerID, redirectURI: try ProviderAuthorization.redirectURI(body.continueUri, authorizedDomains: authorizedDomains),
                 sessionID: body.sessionId)
-            start.scopes = Self.scopes(body.oauthScope)
+            start.scopes = ProviderAuthorization.scopes(body.oauthScope)
             start.customParameters = body.customParameter ?? [:]
             start.context = body.context
             (response.authUri, response.sessionId) = try await authorization.start(start)
@@ -71,11 +71,6 @@ struct AccountsController {
         response.allProviders = options.providerIDs
         response.signinMethods = options.signInMethods
         return response
-    }
-
-    /// `oauthScope`'s scopes: separated by spaces or commas.
-    static func scopes(_ text: String?) -> [String] {
-        (text ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     }
 
     /// An admin without `idToken` looks accounts up by id and address (at most 100 of each; unacceptable addresses

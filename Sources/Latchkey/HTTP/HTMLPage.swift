@@ -1,15 +1,19 @@
 import HTTPTypes
 import Hummingbird
 
-/// The headers and body of a page Latchkey renders itself: it loads nothing from anywhere, runs no script, cannot
-/// be framed, and keeps its URL (which may hold a code) out of caches and `Referer` headers.
+/// The headers and body of a page Latchkey renders itself: it loads nothing from anywhere, runs no inline script,
+/// cannot be framed, and keeps its URL (which may hold a code) out of caches and `Referer` headers.
 struct HTMLPage {
     /// A fresh nonce for the page's one inline `<style>`.
     static func makeNonce() -> String { ServerSecret.makeToken(bytes: 16) }
 
     /// `default-src 'none'` with the style nonce; `frameAncestors` is `'none'` except for the mailbox's message frame.
-    static func contentSecurityPolicy(nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'") -> String {
-        "default-src 'none'; style-src 'nonce-\(nonce)'; frame-src \(frameSources); base-uri 'none'; form-action 'none'; "
+    /// `scriptsAndFormsFromSelf` lets the provider sign-in page run its one script file and post its form back.
+    static func contentSecurityPolicy(
+        nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'", scriptsAndFormsFromSelf: Bool = false
+    ) -> String {
+        let (scripts, forms) = scriptsAndFormsFromSelf ? ("script-src 'self'; ", "'self'") : ("", "'none'")
+        return "default-src 'none'; style-src 'nonce-\(nonce)'; \(scripts)frame-src \(frameSources); base-uri 'none'; form-action \(forms); "
             + "frame-ancestors \(frameAncestors)"
     }
 

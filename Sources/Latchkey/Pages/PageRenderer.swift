@@ -1,12 +1,13 @@
 import Foundation
 import Mustache
 
-/// Renders the HTML pages Latchkey serves itself: the link landing page from `templates/pages/LANG/`, localized
-/// like the emails, and in development mode the mailbox pages from `templates/dev/` (English only).
+/// Renders the HTML pages Latchkey serves itself: the link landing page and the provider sign-in page from
+/// `templates/pages/LANG/`, localized like the emails, and in development mode the mailbox pages from `templates/dev/`
+/// (English only).
 ///
 /// Templates are loaded once at start-up; a missing or broken one stops start-up, never a request.
 package struct PageRenderer: Sendable {
-    static let pageNames = ["action.html"]
+    static let pageNames = ["action.html", "handler.html"]
     static let developmentNames = ["dev/mailbox.html", "dev/message.html"]
 
     private let library: MustacheLibrary
@@ -28,6 +29,14 @@ package struct PageRenderer: Sendable {
         var view = view
         view.language = folder
         return library.render(view, withTemplate: "pages/\(folder)/action.html") ?? ""
+    }
+
+    /// The provider sign-in page in `language`, or the nearest language the pages are written in.
+    func handlerPage(_ view: HandlerPage, language: LanguageTag) -> String {
+        let folder = languages.folder(for: language)
+        var view = view
+        view.language = folder
+        return library.render(view, withTemplate: "pages/\(folder)/handler.html") ?? ""
     }
 
     /// One of the development pages (`developmentNames`), which exist only when loaded with `development`.

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/__/auth/handler` (and `/emulator/auth/handler`, where SDKs in emulator mode look): the hosted page that signs in
+/// with a provider for the web, iOS and Android SDKs (spec §3.4).
+///
+/// 1. The SDK opens it with `apiKey`, `providerId` and where the answer goes (`redirectUrl` for the web, `ibi` with
+///    `clientId` or `appId` for iOS, `apn` for Android): it starts a sign-in as `createAuthUri` does, with itself as
+///    redirect URI, and sends the browser to the provider.
+/// 2. The provider sends the browser back with `state` and a code (or, in the implicit flow, an ID token in the
+///    fragment, which only a script sees: the page posts it back). The page finds the sign-in without using it up and
+///    hands its own URL with the provider's answer (`link`) to the app, which finishes with `signInWithIdp`.
+///
+/// Its pages run no inline script, load nothing from elsewhere and send no referrer; the one script relays a fragment.
+struct ProviderHandlerController {
+    let authorization: ProviderAuthorization
+    let store: any Store
+    let secret: ServerSecret
+    let clock: any WallClock
+    let apiKeys: Set<String>
+    let quota: APIKeyQuota
+    let apps: AppsConfiguration
+    let authorizedDomains: Set<String>
+    let pages: PageRenderer
+    let appName: String
+    let publicURL: URL
+
+    static let paths = ["__/auth/handler", "emulator/auth/handler"]
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        for path in Self.paths {
+            routes.get(RouterPath(path), use: handle)
+            routes.post(RouterPath(path), use: relay)
+            routes.get(RouterPath(path + ".js"), use: script)
+        }
+        return routes
+    }
+
+    @Sendable func handle(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let language = Self.language(request)
+        if let state = query.get("state") {
+            return try await handOver(state: state, answer: query.map { (String($0.key), String($0.value)) }, inFragment: false, request, language)
+        }
+        guard query.get("providerId") != nil else { return page(.continuing, status: .ok, language: language) }
+        return try await start(request, context: context, language: language)
+    }
+
+    /// The implicit flow's answer, posted by the page's script from the fragment.
+    @Sendable func relay(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.body.collect(upTo: 32 * 1024)
+        var form = URLComponents()
+        form.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
+        let answer = (form.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        guard let state = answer.first(where: { $0.0 == "state" })?.1 else { return page(.expired, status: .gone, language: Self.language(request)) }
+        return try await handOver(state: state, answer: answer, inFragment: true, request, Self.language(request))
+    }
+
+    @Sendable func script(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var headers = HTMLPage.privateHeaders
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.relayScript)))
+    }
+
+    private func start(_ request: Request, context: AppRequestContext, language: LanguageTag) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let key = query.get("apiKey"), apiKeys.contains(key), let providerID = query.get("providerId")?.lowercased(),
+            let handoff = handoff(query)
+        else { return page(.damaged, status: .badRequest, language: language) }
+        try quota.admit(key)
+        var start = ProviderAuthorization.Start(providerID: providerID, redirectURI: ownURL(request), sessionID: query.get("sessionId"))
+        start.scopes = ProviderAuthorization.scopes(query.get("scopes"))
+        start.customParameters = query.get("customParameters").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+        start.handoff = handoff.json
+        do {
+            let (authURI, _) = try await authorization.start(start)
+            context.logger.debug("Provider sign-in started by the handler page", metadata: ["provider": "\(providerID)"])
+            return redirect(to: authURI)
+        } catch let refusal as SignInError {
+            context.logger.debug("Provider sign-in not started", metadata: ["provider": "\(providerID)", "refusal": "\(refusal.code)"])
+            return page(.damaged, status: .badRequest, language: language)
+        }
+    }
+
+    /// Where the answer goes: an app this server lists, or a page on an authorized domain.
+    private func handoff(_ query: Parameters) -> ProviderHandoff? {
+        let eventID = query.get("eventId").flatMap { (1...128).contains($0.utf8.count) && !$0.containsControlCharacters ? $0 : nil }
+        if let bundleID = query.get("ibi") {
+            guard apps.iOSApp(bundleID: bundleID) != nil, let eventID,
+                let scheme = ProviderHandoff.iOSScheme(clientID: query.get("clientId"), appID: query.get("appId"))
+            else { return nil }
+            return .iOS(scheme: scheme, eventID: eventID)
+        }
+        if let package = query.get("apn") {
+            guard let app = apps.androidApp(packageName: package), let eventID else { return nil }
+            return .android(packageName: app.packageName, eventID: eventID)
+        }
+        guard let redirectURL = query.get("redirectUrl"), let host = ActionCodeSettings.host(ofContinueURL: redirectURL),
+            authorizedDomains.contains(host)
+        else { return nil }
+        return .web(redirectURL: redirectURL)
+    }
+
+    /// Hands the provider's answer to where the sign-in `state` names wants it, leaving the sign-in for `signInWithIdp`.
+    private func handOver(state: String, answer: [(String, String)], inFragment: Bool, _ request: Request, _ language: LanguageTag) async throws
+        -> Response
+    {
+        let hash = secret.hash(state, for: .providerState)
+        guard let session = try await store.read({ try await $0.providerSession(stateHash: hash) }), session.expiresAt > clock.now,
+            let handoff = ProviderHandoff(json: session.handoff), session.redirectURI == ownURL(request)
+        else { return page(.expired, status: .gone, language: language) }
+        let link = session.redirectURI + (inFragment ? "#" : "?") + QueryString.encode(answer)
+        let authDomain = (publicURL.host() ?? "") + (publicURL.port.map { ":\($0)" } ?? "")
+        return redirect(to: handoff.destination(link: link, sessionID: session.sessionID, providerID: session.providerID, authDomain: authDomain))
+    }
+
+    /// This page's own URL at the public address: the redirect URI registered at providers.
+    private func ownURL(_ request: Request) -> String {
+        var base = publicURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + request.uri.path
+    }
+
+    private func redirect(to location: String) -> Response {
+        var headers = HTMLPage.privateHeaders
+        headers[.location] = location
+        return Response(status: .found, headers: headers)
+    }
+
+    private func page(_ outcome: HandlerPage.Outcome, status: HTTPResponse.Status, language: LanguageTag) -> Response {
+        let nonce = HTMLPage.makeNonce()
+        return HTMLPage.response(
+            status: status, html: pages.handlerPage(HandlerPage(outcome, appName: appName, nonce: nonce), language: language),
+            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce, scriptsAndFormsFromSelf: outcome == .continuing))
+    }
+
+    /// `hl` (the iOS SDK's language), else the browser's.
+    private static func language(_ request: Request) -> LanguageTag {
+        LanguageTag(request.uri.queryParameters.get("hl") ?? "")
+            ?? LanguageTag.preferred(firebaseLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    /// Moves an answer out of the fragment, which never reaches the server, into a POST, which keeps it out of URLs.
+    static let relayScript = """
+        "use strict";
+        (function () {
+          var form = document.getElementById("relay");
+          var answer = new URLSearchParams(location.hash.slice(1));
+          if (!form || !answer.has("state")) return;
+          answer.forEach(function (value, name) {
+            var field = document.createElement("input");
+            field.type = "hidden";
+            field.name = name;
+            field.value = value;
+            form.appendChild(field);
+          });
+          history.replaceState(null, "", location.pathname);
+          form.submit();
+        })();
+
+        """
+}

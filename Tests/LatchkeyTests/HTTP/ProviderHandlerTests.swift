@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Latchkey
+import NIOCore
+import Testing
+
+/// The hosted page `/__/auth/handler` between an SDK, a real provider on loopback (oidc-provider-mock, code flow) and
+/// `signInWithIdp`: it starts the sign-in, then hands the provider's answer to the web page or app that asked.
+@Suite(.timeLimit(.minutes(1))) struct ProviderHandlerTests {
+    static let handler = "\(TestWorkspace.publicURL)/__/auth/handler"
+
+    func withHandler(_ body: @Sendable (any TestClientProtocol, OIDCProviderMock) async throws -> Void) async throws {
+        let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-handler-secret-\(UUID().uuidString)")
+        try Data("mock-secret".utf8).write(to: secretFile)
+        defer { try? FileManager.default.removeItem(at: secretFile) }
+        try await withOIDCProviderMock { provider in
+            let settings: [String: Any] = [
+                "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
+                "responseType": ["code": true], "clientSecret": ["file": secretFile.path],
+            ]
+            let overrides: [String: Any] = [
+                "identityProviders": [settings], "authorizedDomains": ["app.example.com", "auth.example.com"],
+                "apps.ios": [["teamId": "ABCDE12345", "bundleId": "com.example.app"]],
+                "apps.android": [["packageName": "com.example.app", "sha256CertFingerprints": [Self.fingerprint]]],
+            ]
+            try await withApp(overrides, clock: FixedClock(Date())) { client, _, _ in try await body(client, provider) }
+        }
+    }
+
+    static let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
+
+    /// `path?query` of an absolute URL, for the test client.
+    static func pathAndQuery(_ url: String) throws -> String {
+        let components = try #require(URLComponents(string: url))
+        return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// Opens the page as an SDK would, signs in at the provider, and returns where the page sends the browser then.
+    func signInAtProvider(_ client: any TestClientProtocol, _ provider: OIDCProviderMock, query: String, subject: String) async throws -> String {
+        let started = try await client.execute(uri: "/__/auth/handler?apiKey=\(TestWorkspace.apiKey)&providerId=oidc.mock&\(query)", method: .get)
+        #expect(started.status == .found && started.headers[.referrerPolicy] == "no-referrer")
+        let authorization = try #require(started.headers[.location])
+        #expect(authorization.contains("redirect_uri=\(Self.handler.formEncoded)"))
+        let back = try await provider.authorize(authorization, subject: subject, claims: ["email": "\(subject)@example.com", "email_verified": true])
+        #expect(back.hasPrefix(Self.handler + "?"))
+        let handedOver = try await client.execute(uri: try Self.pathAndQuery(back), method: .get)
+        #expect(handedOver.status == .found)
+        return try #require(handedOver.headers[.location])
+    }
+
+    @Test func aWebPageGetsTheLinkAndSignsInWithIt() async throws {
+        try await withHandler { client, provider in
+            let destination = try await signInAtProvider(
+                client, provider, query: "authType=signInViaRedirect&redirectUrl=\("https://app.example.com/done#old".formEncoded)",
+                subject: "wendy-1")
+            #expect(destination.hasPrefix("https://app.example.com/done#link="))
+            var fragment = URLComponents()
+            fragment.percentEncodedQuery = try #require(URLComponents(string: destination)?.percentEncodedFragment)
+            let items = Dictionary(uniqueKeysWithValues: (fragment.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let link = try #require(items["link"])
+            #expect(link.hasPrefix(Self.handler + "?") && link.contains("code=") && items["providerId"] == "oidc.mock")
+            let answer = try await client.post(
+                "/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(link)","sessionId":"\#(try #require(items["sessionId"]))"}"#)
+            #expect(try answer.json["federatedId"] as? String == "wendy-1" && answer.json["idToken"] is String)
+            // The page hands over, but only signInWithIdp uses the sign-in up.
+            let again = try await client.execute(uri: try Self.pathAndQuery(link), method: .get)
+            #expect(again.status == .gone && again.text.contains("This sign-in has ended"))
+        }
+    }
+
+    /// The iOS SDK's redirect flow: the deep link its scheme receives, and its own session id against the hash it sent.
+    @Test func anIOSAppGetsTheDeepLinkItExpects() async throws {
+        try await withHandler { client, provider in
+            let raw = "k3Q9xPz0aB"
+            let hashed = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+            let destination = try await signInAtProvider(
+                client, provider,
+                query: "authType=signInWithRedirect&ibi=com.example.app&clientId=123-abc.apps.googleusercontent.com&eventId=E1&sessionId=\(hashed)&v=11",
+                subject: "ian-1")
+            let deepLink = try #require(URLComponents(string: destination))
+            #expect(deepLink.scheme == "com.googleusercontent.apps.123-abc" && deepLink.host == "firebaseauth" && deepLink.path == "/link")
+            let deepLinkID = try #require(deepLink.queryItems?.first { $0.name == "deep_link_id" }?.value)
+            let callback = try #require(URLComponents(string: deepLinkID))
+            #expect(callback.host == "auth.example.com" && callback.path == "/__/auth/callback")
+            let items = Dictionary(uniqueKeysWithValues: (callback.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(items["authType"] == "signInWithRedirect" && items["eventId"] == "E1")
+            let answer = try await client.post(
+                "/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion",
+                json: #"{"requestUri":"\#(try #require(items["link"]))","sessionId":"\#(raw)","returnSecureToken":true,"returnIdpCredential":true}"#)
+            #expect(try answer.json["federatedId"] as? String == "ian-1")
+        }
+    }
+
+    @Test func anAndroidAppGetsAnIntent() async throws {
+        try await withHandler { client, provider in
+            let destination = try await signInAtProvider(client, provider, query: "apn=com.example.app&eventId=E2", subject: "ann-1")
+            #expect(destination.hasPrefix("intent://firebase.auth/#Intent;scheme=genericidp;package=com.example.app;"))
+            #expect(destination.contains("S.eventId=E2;") && destination.contains("S.link=\(Self.handler.formEncoded)%3Fcode%3D"))
+        }
+    }
+
+    /// A request naming no listed app, an unauthorized page, an unknown provider or key gets a page in its language,
+    /// and no sign-in starts.
+    @Test func aRequestThatCannotStartIsAPageNotARedirect() async throws {
+        try await withHandler { client, _ in
+            let key = TestWorkspace.apiKey
+            for query in [
+                "apiKey=\(key)&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fevil.example.net%2F",
+                "apiKey=\(key)&providerId=oidc.mock&ibi=com.other.app&clientId=1.apps.googleusercontent.com&eventId=E",
+                "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&eventId=E",
+                "apiKey=\(key)&providerId=oidc.mock&apn=com.other.app&eventId=E",
+                "apiKey=\(key)&providerId=oidc.nope&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
+                "apiKey=wrong&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
+            ] {
+                let answer = try await client.execute(uri: "/__/auth/handler?\(query)&hl=de", method: .get)
+                #expect(answer.status == .badRequest && answer.headers[.location] == nil, "\(query)")
+                #expect(answer.text.contains("Diese Anmeldeanfrage ist unvollständig") && !answer.text.contains("<script"))
+            }
+            let unknown = try await client.execute(uri: "/emulator/auth/handler?state=forged&code=x", method: .get)
+            #expect(unknown.status == .gone && unknown.text.contains("This sign-in has ended"))
+        }
+    }
+
+    /// The implicit flow's answer arrives in the fragment: the page's own script posts it back, and nothing else runs.
+    @Test func theFragmentRelayIsAScriptFileAndAForm() async throws {
+        try await withHandler { client, _ in
+            let page = try await client.execute(uri: "/__/auth/handler", method: .get)
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy.contains("script-src 'self'") && policy.contains("form-action 'self'") && !policy.contains("unsafe-inline"))
+            #expect(page.text.contains(#"<script src="handler.js" defer></script>"#) && page.text.contains(#"<form id="relay" method="post">"#))
+            let script = try await client.execute(uri: "/__/auth/handler.js", method: .get)
+            #expect(script.headers[.contentType] == "text/javascript; charset=utf-8" && script.text.contains("form.submit()"))
+            let posted = try await client.execute(
+                uri: "/__/auth/handler", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "id_token=x&state=forged"))
+            #expect(posted.status == .gone)
+        }
+    }
+}
+
+extension String {
+    fileprivate var formEncoded: String {
+        addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? ""
+    }
+}
+
+extension HTTPField.Name {
+    fileprivate static let referrerPolicy = Self("Referrer-Policy")!
+    fileprivate static let contentSecurityPolicy = Self("Content-Security-Policy")!
+}
