@@ -10,7 +10,8 @@ func developmentEndpoints(_ configuration: AppConfiguration, pages: PageRenderer
     var endpoints = [mailbox.endpoints]
     if let apiKey = configuration.apiKeys.sorted().first,
         let demo = try DemoController(
-            directory: configuration.development.demoDirectory, apiKey: apiKey, projectID: configuration.projectID, logger: logger)
+            directory: configuration.development.demoDirectory, apiKey: apiKey, projectID: configuration.projectID,
+            providers: configuration.identityProviders.providers, logger: logger)
     {
         endpoints.append(demo.endpoints)
     }

@@ -2,7 +2,9 @@
 
 A user asks for a link on `/demo/`, reads it in the development mailbox, and opens it: in the same browser
 (signed in without retyping the address), in a fresh profile (asked for the address; a wrong one is refused),
-and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts).
+and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts). And the
+demo's provider buttons, through the hosted `/__/auth/handler` page and the login forms of two real OpenID Connect
+providers on loopback.
 
 Screenshots of every step go to `.ci/artifacts/browser-demo/` (not committed). Chromium and chromedriver come
 from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and never downloads anything.
@@ -204,3 +206,71 @@ def test_a_link_for_an_app_opened_in_a_browser_offers_the_app(start_latchkey, op
     stores = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "main li a")]
     assert stores == ["https://apps.apple.com/app/id1234567890", "https://play.google.com/store/apps/details?id=com.example.android"]
     screenshot(browser, "open-in-app")
+
+
+def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchkey, open_browser, screenshot, tmp_path, monkeypatch):
+    """The demo's provider buttons go through the hosted /__/auth/handler page: the code flow at oidc-provider-mock
+    (its login form), then linking django-oidc-provider's implicit flow (its login form, and the ID token coming back
+    in the fragment, which the handler page's script posts back). Then either provider signs in to the one account."""
+    import harness
+    from django_oidc import DjangoOIDCProvider
+    from oidc import OIDCProvider
+
+    port = harness.free_port()
+    handler = f"http://127.0.0.1:{port}/__/auth/handler"
+    mock = OIDCProvider(tmp_path / "mock.log").start()
+    django = DjangoOIDCProvider(tmp_path / "django.log", tmp_path / "django").start([handler])
+    try:
+        secret = tmp_path / "mock-secret"
+        secret.write_text("mock-secret")
+        requests.put(f"{mock.issuer}/users/pat-1", timeout=HTTP_TIMEOUT,
+                     json={"email": django.email, "email_verified": True, "name": "Pat"}).raise_for_status()
+        monkeypatch.setattr(harness, "free_port", lambda: port)  # the address django has registered
+        server = start_latchkey(**DEMO, identityProviders=[
+            mock.settings(displayName="Mock SSO", responseType={"code": True}, clientSecret={"file": str(secret)}),
+            django.settings(displayName="Django SSO", responseType={"idToken": True}),
+        ])
+        assert server.url + "/__/auth/handler" == handler
+        browser = open_browser("user")
+
+        browser.get(server.url + "/demo/")
+        wait_for(browser, "providers").find_element(By.CSS_SELECTOR, "button[data-provider='oidc.mock']").click()
+        WebDriverWait(browser, WAIT).until(visible.visibility_of_element_located((By.NAME, "sub"))).send_keys("pat-1")
+        screenshot(browser, "mock-login")
+        browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        assert wait_for(browser, "signed-in")
+        assert browser.find_element(By.ID, "user-provider").text == "oidc.mock"
+        first = json.loads(browser.find_element(By.ID, "claims").text)
+        assert first["email"] == django.email and first["firebase"]["identities"]["oidc.mock"] == ["pat-1"]
+        assert "link=" not in browser.current_url
+        screenshot(browser, "signed-in-with-mock")
+
+        wait_for(browser, "link-providers").find_element(By.CSS_SELECTOR, "button[data-provider='oidc.django']").click()
+        WebDriverWait(browser, WAIT).until(visible.visibility_of_element_located((By.NAME, "username"))).send_keys(django.username)
+        browser.find_element(By.NAME, "password").send_keys(django.password)
+        screenshot(browser, "django-login")
+        browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        assert wait_for(browser, "signed-in")
+        WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == "oidc.django")
+        linked = json.loads(browser.find_element(By.ID, "claims").text)
+        assert linked["user_id"] == first["user_id"]
+        assert set(linked["firebase"]["identities"]) >= {"oidc.mock", "oidc.django", "email"}
+        assert "id_token" not in browser.current_url and "link=" not in browser.current_url
+        screenshot(browser, "linked-django")
+
+        for provider in ("oidc.django", "oidc.mock"):
+            browser.find_element(By.ID, "sign-out").click()
+            wait_for(browser, "providers").find_element(By.CSS_SELECTOR, f"button[data-provider='{provider}']").click()
+            if provider == "oidc.mock":
+                WebDriverWait(browser, WAIT).until(visible.visibility_of_element_located((By.NAME, "sub"))).send_keys("pat-1")
+                browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            # Django remembers alice's log-in: it answers at once.
+            assert wait_for(browser, "signed-in")
+            WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == provider)
+            assert json.loads(browser.find_element(By.ID, "claims").text)["user_id"] == first["user_id"]
+            screenshot(browser, f"signed-in-again-with-{provider}")
+        # No provider code or token in any request log line.
+        assert not any("code=" in line or "id_token" in line for line in server.logs().splitlines())
+    finally:
+        mock.stop()
+        django.stop()

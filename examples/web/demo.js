@@ -5,10 +5,15 @@
 //    accounts:signInWithEmailLink with the remembered address, or ask for it again when this browser has none
 //    (Firebase's security guidance: a link opened elsewhere must not sign in without the address).
 // 3. Show the ID token's claims, and sign out.
+//
+// And sign-in with the identity providers Latchkey is configured with: a button sends the browser to the hosted page
+// /__/auth/handler, which signs in at the provider and comes back here with `#link=…&sessionId=…`; the page finishes
+// with accounts:signInWithIdp. Signed in, the same buttons link another provider to the account.
 "use strict";
 
 const EMAIL_KEY = "emailForSignIn";
 const SESSION_KEY = "latchkeyDemoSession";
+const LINKING_KEY = "latchkeyDemoLinking";
 
 const $ = (id) => document.getElementById(id);
 const sections = ["send", "sent", "confirm", "working", "signed-in"];
@@ -23,6 +28,7 @@ function showError(text) {
 }
 
 let apiKey = "";
+let providers = [];
 
 /** POSTs to an Identity Toolkit method; resolves to the JSON answer or throws an Error whose message is the error code. */
 async function call(method, body) {
@@ -58,6 +64,10 @@ function explain(code) {
     EXPIRED_OOB_CODE: "This sign-in link has expired. Request a new one.",
     TOO_MANY_ATTEMPTS_TRY_LATER: "Too many attempts. Wait a moment and try again.",
     USER_DISABLED: "This account is disabled.",
+    USER_CANCELLED: "Sign-in was cancelled at the provider.",
+    FEDERATED_USER_ID_ALREADY_LINKED: "That provider account already signs in to an account.",
+    EMAIL_EXISTS: "That provider's address belongs to another account.",
+    INVALID_IDP_RESPONSE: "The provider's answer could not be accepted. Try again.",
   };
   return texts[name] || `Something went wrong (${code}).`;
 }
@@ -65,8 +75,63 @@ function explain(code) {
 function showSignedIn(session) {
   const claims = claimsOf(session.idToken);
   $("user-email").textContent = claims.email || "(no email)";
+  $("user-provider").textContent = (claims.firebase && claims.firebase.sign_in_provider) || "?";
   $("claims").textContent = JSON.stringify(claims, null, 2);
+  // Only providers not linked yet can be linked.
+  const linked = Object.keys((claims.firebase && claims.firebase.identities) || {});
+  let linkable = 0;
+  for (const button of $("link-providers").querySelectorAll("button")) {
+    button.hidden = linked.includes(button.dataset.provider);
+    if (!button.hidden) linkable += 1;
+  }
+  $("link-providers").hidden = linkable === 0;
   show("signed-in");
+}
+
+/** A button per configured provider in `container`: to sign in, or (`linking`) to link it to the signed-in account. */
+function addProviderButtons(container, linking) {
+  for (const provider of providers) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary";
+    button.dataset.provider = provider.providerId;
+    button.textContent = `${linking ? "Link" : "Sign in with"} ${provider.displayName}`;
+    button.addEventListener("click", () => {
+      sessionStorage.setItem(LINKING_KEY, linking ? "1" : "");
+      const query = new URLSearchParams({
+        apiKey, providerId: provider.providerId, redirectUrl: `${location.origin}/demo/`, authType: "signInViaRedirect",
+      });
+      location.assign(`/__/auth/handler?${query}`);
+    });
+    container.appendChild(button);
+  }
+  container.hidden = providers.length === 0;
+}
+
+/** Back from /__/auth/handler: `#link=…&sessionId=…` holds the provider's answer for accounts:signInWithIdp. */
+async function finishProviderSignIn(answer) {
+  show("working");
+  showError("");
+  history.replaceState(null, "", location.pathname);
+  const linking = sessionStorage.getItem(LINKING_KEY) === "1";
+  sessionStorage.removeItem(LINKING_KEY);
+  const stored = JSON.parse(localStorage.getItem(SESSION_KEY) || "null");
+  const body = { requestUri: answer.get("link"), sessionId: answer.get("sessionId"), returnSecureToken: true };
+  if (linking && stored) body.idToken = stored.idToken;
+  try {
+    const result = await call("signInWithIdp", body);
+    if (result.needConfirmation) {
+      showError(`An account already uses ${result.email}: sign in with an email link first, then link ${result.providerId} there.`);
+      return show("send");
+    }
+    const session = { idToken: result.idToken, refreshToken: result.refreshToken };
+    localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    showSignedIn(session);
+  } catch (error) {
+    showError(explain(error.message));
+    if (linking && stored) return showSignedIn(stored);
+    show("send");
+  }
 }
 
 async function complete(email, code) {
@@ -135,10 +200,16 @@ async function start() {
   $("sign-out").addEventListener("click", signOut);
   $("start-over").addEventListener("click", () => show("send"));
   try {
-    apiKey = (await (await fetch("/demo/config.json")).json()).apiKey;
+    const config = await (await fetch("/demo/config.json")).json();
+    apiKey = config.apiKey;
+    providers = config.providers || [];
   } catch {
     showError("Could not load /demo/config.json: is Latchkey running in development mode?");
   }
+  addProviderButtons($("providers"), false);
+  addProviderButtons($("link-providers"), true);
+  const providerAnswer = new URLSearchParams(location.hash.slice(1));
+  if (providerAnswer.get("link")) return finishProviderSignIn(providerAnswer);
   const code = signInLink();
   if (code) {
     const email = localStorage.getItem(EMAIL_KEY);

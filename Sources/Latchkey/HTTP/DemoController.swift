@@ -6,7 +6,8 @@ import Logging
 /// development mode only (production answers 404).
 ///
 /// The files are read once at start-up into memory, by name, so a URL can only name one of them. The page learns
-/// the API key from `/demo/config.json`: the first configured key in sorting order (API keys are not secrets).
+/// the API key from `/demo/config.json` (the first configured key in sorting order: API keys are not secrets) and the
+/// enabled identity providers, which get a "Sign in with …" button each.
 struct DemoController {
     /// One file of the demo.
     struct File: Sendable {
@@ -24,12 +25,24 @@ struct DemoController {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; "
         + "form-action 'none'; frame-ancestors 'none'"
 
+    /// What `/demo/config.json` tells the page.
+    private struct Settings: Encodable {
+        struct Provider: Encodable {
+            let providerId: String
+            let displayName: String
+        }
+
+        let apiKey: String
+        let projectId: String
+        let providers: [Provider]
+    }
+
     /// File name → file.
     let files: [String: File]
     let configuration: ByteBuffer
 
     /// Reads the demo's files from `directory`; `nil` (and a log line) when it has none, so the rest still starts.
-    init?(directory: String, apiKey: String, projectID: String, logger: Logger) throws {
+    init?(directory: String, apiKey: String, projectID: String, providers: [IdentityProviderSettings], logger: Logger) throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var files: [String: File] = [:]
         for name in names {
@@ -43,7 +56,9 @@ struct DemoController {
             return nil
         }
         self.files = files
-        let settings = ["apiKey": apiKey, "projectId": projectID]
+        let settings = Settings(
+            apiKey: apiKey, projectId: projectID,
+            providers: providers.filter(\.isEnabled).map { Settings.Provider(providerId: $0.providerID, displayName: $0.displayName ?? $0.providerID) })
         configuration = ByteBuffer(bytes: try JSONEncoder.api.encode(settings))
     }
 
