@@ -59,7 +59,9 @@ package struct ProviderAssertion: Sendable {
             }
             // An access token alone proves nothing: its audience cannot be checked.
             guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }
-            return Asserted(identity: try await verifier.verify(idToken, from: provider, nonce: nonce), context: session?.context)
+            var identity = try await verifier.verify(idToken, from: provider, nonce: nonce)
+            if provider.providerID == BuiltInIdentityProvider.apple.rawValue { Self.addName(credential["user"], to: &identity) }
+            return Asserted(identity: identity, context: session?.context)
         } catch {
             throw SignInError(error)
         }
@@ -98,6 +100,25 @@ package struct ProviderAssertion: Sendable {
             throw SignInError.invalidIDPResponse("the providerId is not the sign-in's")
         }
         return session
+    }
+
+    /// Apple puts no name in its ID tokens: its SDK hands the app the name once, at the first sign-in, and the iOS SDK
+    /// sends it along as `user` (`{"name":{"firstName":…,"lastName":…}}`).
+    static func addName(_ user: String?, to identity: inout VerifiedIdentity) {
+        struct User: Decodable {
+            struct Name: Decodable {
+                let firstName: String?
+                let lastName: String?
+            }
+            let name: Name?
+        }
+        guard identity.displayName == nil, let user, let name = (try? JSONDecoder().decode(User.self, from: Data(user.utf8)))?.name else { return }
+        func clean(_ text: String?) -> String? {
+            text.flatMap { $0.isEmpty || $0.count > 256 || $0.containsControlCharacters ? nil : $0 }
+        }
+        (identity.firstName, identity.lastName) = (clean(name.firstName), clean(name.lastName))
+        let full = [identity.firstName, identity.lastName].compactMap { $0 }.joined(separator: " ")
+        identity.displayName = full.isEmpty ? nil : full
     }
 
     /// Scheme, host, port and path: what a provider cannot change when it sends the browser back.

@@ -9,16 +9,16 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ProviderFlowTests {
     static let continueURI = "https://app.example.com/__/auth/handler"
 
-    /// The app with the mock as `oidc.mock` (code flow, with a client secret) and a disabled `oidc.off`.
+    /// The app with the mock as `providerID` (code flow, with a client secret) and a disabled `oidc.off`.
     func withCodeFlow(
-        clock: FixedClock = FixedClock(Date()), _ body: @Sendable (any TestClientProtocol, OIDCProviderMock) async throws -> Void
+        providerID: String = "oidc.mock", clock: FixedClock = FixedClock(Date()), _ body: @Sendable (any TestClientProtocol, OIDCProviderMock) async throws -> Void
     ) async throws {
         let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-client-secret-\(UUID().uuidString)")
         try Data("mock-secret\n".utf8).write(to: secretFile)
         defer { try? FileManager.default.removeItem(at: secretFile) }
         try await withOIDCProviderMock { provider in
             let settings: [String: Any] = [
-                "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
+                "providerId": providerID, "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
                 "responseType": ["code": true], "clientSecret": ["file": secretFile.path],
             ]
             var off = settings
@@ -29,12 +29,14 @@ import Testing
         }
     }
 
-    func start(_ client: any TestClientProtocol, _ extra: String = "") async throws -> (authURI: URLComponents, sessionID: String) {
+    func start(_ client: any TestClientProtocol, _ extra: String = "", providerID: String = "oidc.mock") async throws -> (
+        authURI: URLComponents, sessionID: String
+    ) {
         let answer = try await client.post(
-            "/v1/accounts:createAuthUri", json: #"{"providerId":"oidc.mock","continueUri":"\#(Self.continueURI)"\#(extra)}"#)
+            "/v1/accounts:createAuthUri", json: #"{"providerId":"\#(providerID)","continueUri":"\#(Self.continueURI)"\#(extra)}"#)
         #expect(answer.status == .ok)
         let json = try answer.json
-        #expect(json["providerId"] as? String == "oidc.mock" && json["kind"] as? String == "identitytoolkit#CreateAuthUriResponse")
+        #expect(json["providerId"] as? String == providerID && json["kind"] as? String == "identitytoolkit#CreateAuthUriResponse")
         return (try #require((json["authUri"] as? String).flatMap(URLComponents.init(string:))), try #require(json["sessionId"] as? String))
     }
 
@@ -139,6 +141,24 @@ import Testing
             let redirect = try await provider.authorize(try #require(url.string), subject: "dora-1")
             clock.advance(by: 601)
             #expect(try await finish(client, requestURI: redirect, sessionID: sessionID).errorMessage == used)
+        }
+    }
+
+    /// Yahoo is built in: its issuer (replaced here by the mock's) is found through discovery, and only the code flow
+    /// signs in; an access token alone proves nothing about whom it was issued to.
+    @Test func yahooSignsInWithTheCodeFlowThroughDiscovery() async throws {
+        try await withCodeFlow(providerID: "yahoo.com") { client, provider in
+            let (url, sessionID) = try await start(client, #","oauthScope":"mail-r","customParameter":{"language":"fr"}"#, providerID: "yahoo.com")
+            #expect(url.queryItems?.first { $0.name == "scope" }?.value == "openid email profile mail-r")
+            #expect(url.queryItems?.first { $0.name == "language" }?.value == "fr")
+            let redirect = try await provider.authorize(try #require(url.string), subject: "yuki-1", claims: ["email": "yuki@yahoo.com"])
+            let answer = try await finish(client, requestURI: redirect, sessionID: sessionID)
+            #expect(try answer.json["providerId"] as? String == "yahoo.com" && answer.json["federatedId"] as? String == "yuki-1")
+            let accessToken = try #require(try answer.json["oauthAccessToken"] as? String)
+            let refused = try await client.post(
+                "/v1/accounts:signInWithIdp",
+                json: #"{"requestUri":"http://localhost","postBody":"access_token=\#(accessToken)&providerId=yahoo.com"}"#)
+            #expect(refused.errorMessage == "INVALID_IDP_RESPONSE : an id_token or a code is required")
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HummingbirdTesting
 import InMemoryLogging
@@ -25,10 +26,13 @@ import Testing
         }
     }
 
-    func signIn(_ client: any TestClientProtocol, idToken: String, providerID: String = "oidc.mock", extra: String = "") async throws -> TestResponse {
-        try await client.post(
-            "/v1/accounts:signInWithIdp",
-            json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(idToken)&providerId=\#(providerID)","returnSecureToken":true\#(extra)}"#)
+    func signIn(
+        _ client: any TestClientProtocol, idToken: String, providerID: String = "oidc.mock", nonce: String? = nil, form: String = "",
+        extra: String = ""
+    ) async throws -> TestResponse {
+        let postBody = "id_token=\(idToken)&providerId=\(providerID)" + (nonce.map { "&nonce=\($0)" } ?? "") + form
+        return try await client.post(
+            "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","postBody":"\#(postBody)","returnSecureToken":true\#(extra)}"#)
     }
 
     static func claims(of idToken: Any?) throws -> [String: Any] {
@@ -170,6 +174,24 @@ import Testing
             let firebase = try #require(try Self.claims(of: answer["idToken"])["firebase"] as? [String: Any])
             #expect(firebase["sign_in_provider"] as? String == "google.com")
             #expect((firebase["identities"] as? [String: Any])?["google.com"] as? [String] == ["1234567890"])
+        }
+    }
+
+    /// Sign in with Apple as the iOS SDK does it: Apple's token says `"email_verified": "true"` as a string and
+    /// carries the SHA-256 of the raw nonce the app sends; the name comes once, from Apple's SDK, as `user`.
+    @Test func appleSendsStringsAHashedNonceAndTheNameOnce() async throws {
+        try await withProvider(providerID: "apple.com") { client, provider, _ in
+            let raw = "a-raw-nonce-0123456789"
+            let hashed = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+            let token = try await provider.idToken(
+                subject: "001234.abcdef", claims: ["email": "tim@privaterelay.appleid.com", "email_verified": "true"], nonce: hashed)
+            let user = #"{"name":{"firstName":"Tim","lastName":"Apfel"}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let answer = try await signIn(client, idToken: token, providerID: "apple.com", nonce: raw, form: "&user=\(user)").json
+            #expect(answer["emailVerified"] as? Bool == true && answer["federatedId"] as? String == "001234.abcdef")
+            #expect(answer["displayName"] as? String == "Tim Apfel" && answer["firstName"] as? String == "Tim" && answer["lastName"] as? String == "Apfel")
+            let unverified = try await provider.idToken(subject: "001234.other", claims: ["email": "ann@icloud.com", "email_verified": "false"], nonce: hashed)
+            #expect(try await signIn(client, idToken: unverified, providerID: "apple.com", nonce: raw).json["emailVerified"] as? Bool == false)
+            #expect(try await signIn(client, idToken: token, providerID: "apple.com", nonce: "another").errorMessage == "MISSING_OR_INVALID_NONCE")
         }
     }
 

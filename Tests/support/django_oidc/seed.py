@@ -6,7 +6,7 @@
 Safe to run again on the same directory (a restart): tables and the key are made only once, so the ID tokens keep
 their `kid`; the user and the client are overwritten with the given values.
 
-With --serve it goes on to serve on 127.0.0.1:PORT with the threaded WSGI server `manage.py runserver` uses, in
+With --serve it goes on to serve on 127.0.0.1:PORT with the threaded WSGI server Django's `runserver` uses, in
 the same process: that skips a second Django start and runserver's system checks (runserver alone takes about a
 second to answer; this whole script, on a fresh directory, under half a second).
 """
