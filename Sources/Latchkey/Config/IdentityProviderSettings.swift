@@ -16,6 +16,9 @@ import Foundation
 ///   provider of its addresses; `"never"`), `tokenEndpointAuthMethod` (`"client_secret_basic"`, the default, or
 ///   `"client_secret_post"`), `pkce` (boolean, default true), `allowInsecureIssuer` (boolean, default false: an
 ///   `http://` issuer, for tests on loopback), `clockSkewSeconds` (integer, 0 to 300, default 60).
+/// - `graphURL` (string, `facebook.com` only, default `https://graph.facebook.com`): where Facebook's Graph API checks
+///   the access tokens of classic Facebook Login (tests point it at a local stub). Those need `clientSecret`, the app
+///   secret.
 package struct IdentityProviderSettings: Sendable, Equatable {
     package enum ResponseType: String, Sendable {
         case code
@@ -47,11 +50,14 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     package var usesPKCE: Bool
     package var allowsInsecureIssuer: Bool
     package var clockSkewSeconds: Int
+    /// Facebook's Graph API, for `facebook.com` only.
+    package var graphURL: URL?
 
     package init(
         providerID: String, issuer: URL, clientID: String, clientSecret: String? = nil, responseType: ResponseType = .idToken,
         displayName: String? = nil, isEnabled: Bool = true, scopes: [String] = Self.defaultScopes, emailTrust: EmailTrust = .claim,
-        clientAuthentication: ClientAuthentication = .basic, usesPKCE: Bool = true, allowsInsecureIssuer: Bool = false, clockSkewSeconds: Int = 60
+        clientAuthentication: ClientAuthentication = .basic, usesPKCE: Bool = true, allowsInsecureIssuer: Bool = false, clockSkewSeconds: Int = 60,
+        graphURL: URL? = nil
     ) {
         self.providerID = providerID
         self.displayName = displayName
@@ -66,12 +72,15 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         self.usesPKCE = usesPKCE
         self.allowsInsecureIssuer = allowsInsecureIssuer
         self.clockSkewSeconds = clockSkewSeconds
+        self.graphURL = graphURL ?? (providerID == BuiltInIdentityProvider.facebook.rawValue ? Self.facebookGraphURL : nil)
     }
+
+    static let facebookGraphURL = URL(string: "https://graph.facebook.com")
 
     package static let defaultScopes = ["openid", "email", "profile"]
     static let fields = [
         "providerId", "displayName", "enabled", "issuer", "clientId", "clientSecret", "responseType", "scopes", "emailTrust",
-        "tokenEndpointAuthMethod", "pkce", "allowInsecureIssuer", "clockSkewSeconds",
+        "tokenEndpointAuthMethod", "pkce", "allowInsecureIssuer", "clockSkewSeconds", "graphURL",
     ]
 
     /// Whether `id` names a provider of one's own: `oidc.` and 1 to 64 of letters, digits, `.`, `_`, `-`.
@@ -122,6 +131,13 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         clientAuthentication = read.choice("\(prefix).tokenEndpointAuthMethod", default: ClientAuthentication.basic)
         usesPKCE = read.bool("\(prefix).pkce") ?? true
         clockSkewSeconds = read.int("\(prefix).clockSkewSeconds", default: 60, in: 0...300)
+        let graphText = read.string("\(prefix).graphURL")
+        graphURL = builtIn == .facebook ? graphText.flatMap(URL.init(string:)) ?? Self.facebookGraphURL : nil
+        if graphText != nil, builtIn != .facebook {
+            problem("graphURL", "is for facebook.com only")
+        } else if let graphURL, !Self.isIssuer(graphURL, allowingHTTP: allowsInsecureIssuer || allowsInsecureIssuers) {
+            problem("graphURL", "must be an https URL without query or fragment (http only with allowInsecureIssuer)")
+        }
         for found in problems { read.problems.add("\(prefix).\(found.field)", found.text) }
         guard problems.isEmpty else { return nil }
     }

@@ -57,7 +57,10 @@ package struct ProviderAssertion: Sendable {
                     identity: identity, accessToken: tokens.accessToken, accessTokenLifetime: tokens.expiresIn, refreshToken: tokens.refreshToken,
                     context: session?.context)
             }
-            // An access token alone proves nothing: its audience cannot be checked.
+            if credential["id_token"] == nil, let accessToken = credential["access_token"], provider.providerID == BuiltInIdentityProvider.facebook.rawValue {
+                return Asserted(identity: try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider))
+            }
+            // Any other access token alone proves nothing: its audience cannot be checked.
             guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }
             var identity = try await verifier.verify(idToken, from: provider, nonce: nonce)
             if provider.providerID == BuiltInIdentityProvider.apple.rawValue { Self.addName(credential["user"], to: &identity) }

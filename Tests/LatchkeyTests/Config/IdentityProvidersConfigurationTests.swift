@@ -59,6 +59,9 @@ import Testing
          "identityProviders.0.clockSkewSeconds:"),
         (#"{"providerId":"oidc.corp","issuer":"https://sso.example","clientId":"c","clientSecrt":{"env":"X"}}"#,
          "identityProviders.0.clientSecrt.env: unknown key"),
+        (#"{"providerId":"oidc.corp","issuer":"https://sso.example","clientId":"c","graphURL":"https://graph.example"}"#,
+         "identityProviders.0.graphURL: is for facebook.com only"),
+        (#"{"providerId":"facebook.com","clientId":"c","graphURL":"http://graph.example"}"#, "identityProviders.0.graphURL: must be an https URL"),
     ]
 
     @Test(arguments: problems)
