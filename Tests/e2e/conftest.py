@@ -13,13 +13,14 @@ from smtp import SMTPSink
 
 @pytest.fixture
 def start_latchkey(tmp_path):
-    """Starts servers in `tmp_path/<name>`; every one is stopped when the test ends, pass or fail."""
+    """Starts servers in `tmp_path/<name>` (or, with `started=False`, only makes them, to `configure` and `start`
+    later); every one is stopped when the test ends, pass or fail."""
     servers = []
 
-    def start(name="latchkey", **config):
+    def start(name="latchkey", started=True, **config):
         server = Latchkey(tmp_path / name, **config)
         servers.append(server)
-        return server.start()
+        return server.start() if started else server
 
     yield start
     try:

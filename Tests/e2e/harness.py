@@ -87,6 +87,13 @@ class Latchkey:
     def logs(self):
         return self.log_path.read_text(errors="replace")
 
+    def configure(self, **config):
+        """Adds `config` to the configuration file: for a server whose address something else (a provider's
+        registered redirect URI) had to know before its configuration was complete."""
+        self.config.update(config)
+        (self.directory / "latchkey.json").write_text(json.dumps(self.config, indent=2))
+        return self
+
     def start(self):
         if not BINARY.is_file():
             pytest.fail(f"no latchkey binary at {BINARY}: build it, or point LATCHKEY_BIN at one")

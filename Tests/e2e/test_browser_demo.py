@@ -26,7 +26,9 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as visible  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from django_oidc import DjangoOIDCProvider  # noqa: E402
 from harness import HTTP_TIMEOUT, REPO  # noqa: E402
+from oidc import OIDCProvider  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -208,16 +210,12 @@ def test_a_link_for_an_app_opened_in_a_browser_offers_the_app(start_latchkey, op
     screenshot(browser, "open-in-app")
 
 
-def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchkey, open_browser, screenshot, tmp_path, monkeypatch):
+def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchkey, open_browser, screenshot, tmp_path):
     """The demo's provider buttons go through the hosted /__/auth/handler page: the code flow at oidc-provider-mock
     (its login form), then linking django-oidc-provider's implicit flow (its login form, and the ID token coming back
     in the fragment, which the handler page's script posts back). Then either provider signs in to the one account."""
-    import harness
-    from django_oidc import DjangoOIDCProvider
-    from oidc import OIDCProvider
-
-    port = harness.free_port()
-    handler = f"http://127.0.0.1:{port}/__/auth/handler"
+    server = start_latchkey(started=False)
+    handler = server.url + "/__/auth/handler"
     mock = OIDCProvider(tmp_path / "mock.log").start()
     django = DjangoOIDCProvider(tmp_path / "django.log", tmp_path / "django").start([handler])
     try:
@@ -225,12 +223,10 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
         secret.write_text("mock-secret")
         requests.put(f"{mock.issuer}/users/pat-1", timeout=HTTP_TIMEOUT,
                      json={"email": django.email, "email_verified": True, "name": "Pat"}).raise_for_status()
-        monkeypatch.setattr(harness, "free_port", lambda: port)  # the address django has registered
-        server = start_latchkey(**DEMO, identityProviders=[
+        server.configure(**DEMO, identityProviders=[
             mock.settings(displayName="Mock SSO", responseType={"code": True}, clientSecret={"file": str(secret)}),
             django.settings(displayName="Django SSO", responseType={"idToken": True}),
-        ])
-        assert server.url + "/__/auth/handler" == handler
+        ]).start()
         browser = open_browser("user")
 
         browser.get(server.url + "/demo/")
