@@ -55,8 +55,8 @@ package func buildApplication(
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
         metrics: metrics)
-    let providers = configuration.identityProviders
-    let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: providers.allowsInsecureIssuers)
+    let providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
+    let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
     let authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
     let quota = APIKeyQuota(requestsPerMinute: configuration.rateLimits.apiKeyRequestsPerMinute, clock: clock)
     let router = buildRouter(
@@ -77,13 +77,16 @@ package func buildApplication(
                 providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store, secret: secret,
                 clock: clock),
             signIn: ProviderSignIn(
-                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: providers.allowsDuplicateEmails),
+                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
             lookup: lookup),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),
+        providerConfigs: ProviderConfigController(
+            administration: ProviderConfigAdministration(directory: providers, clock: clock), projectID: configuration.projectID),
+        projectConfig: ProjectConfigController(projectID: configuration.projectID, authorizedDomains: configuration.authorizedDomains),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
         wellKnown: WellKnownController(

@@ -8,7 +8,8 @@ import Hummingbird
 func buildRouter(
     projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
     authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
-    accounts: AccountsController, accountUpdates: AccountUpdatesController, secureToken: SecureTokenController, wellKnown: WellKnownController,
+    accounts: AccountsController, accountUpdates: AccountUpdatesController, providerConfigs: ProviderConfigController,
+    projectConfig: ProjectConfigController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
     metricsEndpoint: MetricsController?
 ) -> Router<AppRequestContext> {
@@ -24,10 +25,20 @@ func buildRouter(
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
+            group.get("projects", use: projectConfig.projectConfig)
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             methods.forEach { project.addRoutes($0) }
             project.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
+        }
+        // Identity Toolkit v2: the admin API for identity providers.
+        for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {
+            let project = router.group(RouterPath(prefix)).add(middleware: authentication).group("projects/{projectId}")
+                .add(middleware: ProjectScopeMiddleware(projectID: projectID))
+            project.addRoutes(providerConfigs.endpoints)
+            for method in [HTTPRequest.Method.get, .post, .patch, .delete] {
+                project.on("tenants/**", method: method) { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
+            }
         }
         for prefix in ["v1", "securetoken.googleapis.com/v1"] {
             router.group(RouterPath(prefix)).add(middleware: authentication).addRoutes(secureToken.endpoints)
@@ -42,6 +53,7 @@ func buildRouter(
             .post("signupNewUser", use: accounts.signUp)
             .post("verifyPassword", use: accounts.signInWithPassword)
             .post("verifyAssertion", use: providerSignIn.signInWithIdp)
+            .get("getProjectConfig", use: projectConfig.projectConfig)
     }
     // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.
     let catalogue = Router(context: AppRequestContext.self)

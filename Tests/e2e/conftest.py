@@ -5,9 +5,10 @@ import subprocess
 import tempfile
 import uuid
 
+import firebase_admin
 import pytest
 
-from harness import REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
+from harness import PROJECT_ID, REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
 from smtp import SMTPSink
 
 
@@ -98,3 +99,20 @@ def start_instances(start_latchkey, tmp_path, database):
         return instances
 
     return start
+
+
+@pytest.fixture
+def admin_app(monkeypatch):
+    """Makes a Firebase Admin SDK app for a server, through the SDK's emulator setting (`Bearer owner`: list `owner` in
+    the server's `adminTokens`); every app is deleted when the test ends."""
+    apps = []
+
+    def make(server):
+        monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
+        app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        firebase_admin.delete_app(app)

@@ -11,21 +11,19 @@ client_secret_basic and client_secret_post.
 
 import os
 import secrets
-import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import requests
 
 from harness import HTTP_TIMEOUT, REPO, free_port
+from oidc import LoopbackProvider
 
 PROJECT = REPO / "Tests" / "support" / "django_oidc"
-START_TIMEOUT = 30
 
 
-class DjangoOIDCProvider:
+class DjangoOIDCProvider(LoopbackProvider):
     """One provider process; `start` may be called again on the same `work_dir` (same key, faster), on a new port."""
 
     username = "alice"
@@ -33,50 +31,22 @@ class DjangoOIDCProvider:
     email = "alice@example.com"
 
     def __init__(self, log_path, work_dir):
-        self.log_path = Path(log_path)
+        super().__init__(log_path)
         self.work_dir = Path(work_dir)
         self.work_dir.mkdir(parents=True, exist_ok=True)
-        self.port = None
-        self.process = None
         self.client_id = None
         self.client_secret = None
         self.redirect_uris = []
-        self.startup_seconds = None
-
-    @property
-    def issuer(self):
-        return f"http://127.0.0.1:{self.port}"
 
     def start(self, redirect_uris, client_id="latchkey-django", client_secret="latchkey-django-secret"):
         self.port = free_port()
         self.client_id, self.client_secret, self.redirect_uris = client_id, client_secret, list(redirect_uris)
-        began = time.monotonic()
         env = {**os.environ, "SITE_URL": self.issuer, "DJANGO_OIDC_DIR": str(self.work_dir), "PYTHONDONTWRITEBYTECODE": "1"}
-        with open(self.log_path, "ab") as log:
-            # seed.py makes the tables and the key (first time only), seeds alice and the client, then serves.
-            self.process = subprocess.Popen(
-                [sys.executable, str(PROJECT / "seed.py"), "--client-id", client_id, "--client-secret", client_secret,
-                 "--username", self.username, "--password", self.password, "--serve", str(self.port), *self.redirect_uris],
-                cwd=self.work_dir, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        deadline = began + START_TIMEOUT
-        while True:
-            try:
-                if requests.get(self.issuer + "/.well-known/openid-configuration", timeout=1).ok:
-                    self.startup_seconds = time.monotonic() - began
-                    return self
-            except requests.ConnectionError:
-                pass
-            assert self.process.poll() is None and time.monotonic() < deadline, self.log_path.read_text()
-            time.sleep(0.05)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        # seed.py makes the tables and the key (first time only), seeds alice and the client, then serves.
+        return self.launch(
+            [sys.executable, str(PROJECT / "seed.py"), "--client-id", client_id, "--client-secret", client_secret,
+             "--username", self.username, "--password", self.password, "--serve", str(self.port), *self.redirect_uris],
+            cwd=self.work_dir, env=env)
 
     def settings(self, provider_id="oidc.django", **extra):
         """The provider as an `identityProviders` item (a plain-string secret: development mode only)."""

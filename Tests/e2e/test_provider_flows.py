@@ -5,19 +5,16 @@ implicit flow, single-use sign-ins, refused and failed token exchanges, linking 
 and "needConfirmation" finished with a pendingToken.
 """
 
-import json
 import time
-import uuid
 from urllib.parse import parse_qs, urlsplit
 
-import firebase_admin
 import jwt
 import pytest
 import requests
 from firebase_admin import auth
 
 from django_oidc import DjangoOIDCProvider
-from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, error_message, post, verify
+from harness import API_KEY, HTTP_TIMEOUT, error_message, post, verify
 from oidc import OIDCProvider
 
 CALLBACK = "http://localhost/callback"  # the app's page the provider sends the browser back to (an authorized domain)
@@ -62,22 +59,6 @@ def start_mock(tmp_path):
         provider.stop()
 
 
-@pytest.fixture
-def admin_app(monkeypatch):
-    """An Admin SDK app for `server`, through its emulator setting."""
-    apps = []
-
-    def make(server):
-        monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
-        app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        firebase_admin.delete_app(app)
-
-
 # --- What an app does ------------------------------------------------------------------------------------------
 
 
@@ -108,11 +89,7 @@ def django_code_flow(server, django, browser, provider_id="oidc.django", **extra
 def mock_code_flow(server, mock, subject, claims, provider_id="oidc.mock", **extra):
     """A code-flow sign-in with oidc-provider-mock: its authorization form is a POST of the subject."""
     started = create_auth_uri(server, provider_id)
-    put = requests.put(f"{mock.issuer}/users/{subject}", json=claims, timeout=HTTP_TIMEOUT)
-    assert put.status_code == 204, put.text
-    authorized = requests.post(started["authUri"], data={"sub": subject}, allow_redirects=False, timeout=HTTP_TIMEOUT)
-    assert authorized.status_code == 302, authorized.text
-    return finish(server, authorized.headers["Location"], started["sessionId"], **extra)
+    return finish(server, mock.authorize(started["authUri"], subject, claims), started["sessionId"], **extra)
 
 
 def manual_sign_in(server, id_token, provider_id="oidc.mock", **extra):
@@ -344,12 +321,11 @@ def test_a_provider_that_stops_mid_flow_is_a_quick_clean_refusal(start_latchkey,
     mock = start_mock("going")
     server = start_latchkey(identityProviders=[mock.settings("oidc.going", responseType={"code": True}, clientSecret="mock-secret")])
     started = create_auth_uri(server, "oidc.going")
-    authorized = requests.post(started["authUri"], data={"sub": "gone-1"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
-    assert authorized.status_code == 302, authorized.text
+    back = mock.authorize(started["authUri"], "gone-1")
     mock.stop()
 
     began = time.monotonic()
-    answer = finish(server, authorized.headers["Location"], started["sessionId"])
+    answer = finish(server, back, started["sessionId"])
     # Bounded, not instant: a refused connection is reported once the 5 s connect timeout ends (AsyncHTTPClient keeps
     # retrying the connect until then, swift-server/async-http-client#743).
     assert time.monotonic() - began < 15

@@ -92,6 +92,8 @@ package struct ProviderSignIn: Sendable {
             guard known == nil else { return .refused(.federatedUserIDAlreadyLinked) }
             if let owner, owner.id != account.id { return .refused(.emailExists) }
             let stored = account
+            // Another identity of the same provider is replaced, its index entry with it.
+            try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
             if !allowsDuplicateEmails, let email = identity.email {
                 if account.email == nil { (account.email, account.isEmailVerified) = (email, identity.isEmailVerified) }
                 if identity.isEmailVerified, account.email == email { account.isEmailVerified = true }

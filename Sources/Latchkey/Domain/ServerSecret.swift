@@ -28,6 +28,8 @@ package struct ServerSecret: Sendable {
         case outboxMessage
         /// The private half of an ID-token signing key, kept in the store.
         case signingKey
+        /// The client secret of an identity provider added through the admin API.
+        case providerSecret
     }
 
     /// The HKDF `info` of each derived key.
@@ -41,6 +43,7 @@ package struct ServerSecret: Sendable {
         case providerNonce = "latchkey provider nonce v1"
         case codeVerifier = "latchkey code verifier v1"
         case pendingCredential = "latchkey pending credential v1"
+        case providerSecretSealing = "latchkey provider secret sealing v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -53,6 +56,7 @@ package struct ServerSecret: Sendable {
     private let providerNonceMAC: HMAC<SHA256>
     private let codeVerifierMAC: HMAC<SHA256>
     private let pendingCredentialMAC: HMAC<SHA256>
+    private let providerSecretSealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -69,6 +73,7 @@ package struct ServerSecret: Sendable {
         providerNonceMAC = HMAC(key: derive(.providerNonce))
         codeVerifierMAC = HMAC(key: derive(.codeVerifier))
         pendingCredentialMAC = HMAC(key: derive(.pendingCredential))
+        providerSecretSealingKey = derive(.providerSecretSealing)
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -102,6 +107,7 @@ package struct ServerSecret: Sendable {
         switch purpose {
         case .outboxMessage: sealingKey
         case .signingKey: signingKeySealingKey
+        case .providerSecret: providerSecretSealingKey
         }
     }
 
@@ -135,5 +141,14 @@ extension Data {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+extension Data {
+    /// Base64url, padded or not (RFC 4648 §5); nil for anything else.
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
     }
 }

@@ -103,9 +103,7 @@ package struct IDTokenVerifier: Sendable {
     }
 
     private static func base64URL(_ part: Substring) -> Data? {
-        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        return Data(base64Encoded: text)
+        Data(base64URLEncoded: String(part))
     }
 
     /// A NumericDate: JSON number of seconds (JSONSerialization gives Int or Double).

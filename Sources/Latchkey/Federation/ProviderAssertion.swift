@@ -14,7 +14,7 @@ package struct ProviderAssertion: Sendable {
         package var context: String?
     }
 
-    let providers: IdentityProvidersConfiguration
+    let providers: ProviderDirectory
     let discovery: ProviderDiscovery
     let verifier: IDTokenVerifier
     let store: any Store
@@ -22,7 +22,7 @@ package struct ProviderAssertion: Sendable {
     let clock: any WallClock
 
     package init(
-        providers: IdentityProvidersConfiguration, discovery: ProviderDiscovery, verifier: IDTokenVerifier, store: any Store, secret: ServerSecret,
+        providers: ProviderDirectory, discovery: ProviderDiscovery, verifier: IDTokenVerifier, store: any Store, secret: ServerSecret,
         clock: any WallClock
     ) {
         self.providers = providers
@@ -42,7 +42,7 @@ package struct ProviderAssertion: Sendable {
         guard let providerID = session?.providerID ?? credential["providerId"]?.lowercased() else {
             throw SignInError.invalidCredentialOrProviderID(credential.requestURI)
         }
-        guard let provider = providers.provider(providerID), provider.isEnabled else { throw SignInError.operationNotAllowed }
+        guard let provider = try await providers.provider(providerID), provider.isEnabled else { throw SignInError.operationNotAllowed }
         // A flow Latchkey started checks the nonce it sent; a credential the app obtained, the one the app hashed.
         let secrets = credential["state"].map { ProviderSession.Secrets(state: $0, secret: secret) }
         let nonce = secrets.map { IDTokenVerifier.NonceCheck.equals($0.nonce) } ?? .hashOf(credential["nonce"])
@@ -75,7 +75,7 @@ package struct ProviderAssertion: Sendable {
         let token = ServerSecret.makeToken()
         let credential = PendingCredential(
             tokenHash: secret.hash(token, for: .pendingCredential), identity: asserted.identity, context: asserted.context,
-            expiresAt: clock.now.addingTimeInterval(TimeInterval(providers.pendingTokenTTLSeconds)))
+            expiresAt: clock.now.addingTimeInterval(TimeInterval(providers.file.pendingTokenTTLSeconds)))
         try await store.write { try await $0.insert(credential) }
         return token
     }
@@ -85,7 +85,7 @@ package struct ProviderAssertion: Sendable {
         guard let credential = try await store.read({ try await $0.pendingCredential(tokenHash: hash) }), credential.expiresAt > clock.now else {
             throw SignInError.invalidPendingToken
         }
-        guard providers.provider(credential.identity.providerID)?.isEnabled == true else { throw SignInError.operationNotAllowed }
+        guard try await providers.provider(credential.identity.providerID)?.isEnabled == true else { throw SignInError.operationNotAllowed }
         return Asserted(identity: credential.identity, context: credential.context)
     }
 

@@ -30,13 +30,13 @@ package struct ProviderAuthorization: Sendable {
         "client_id", "response_type", "scope", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method", "response_mode",
     ]
 
-    let providers: IdentityProvidersConfiguration
+    let providers: ProviderDirectory
     let discovery: ProviderDiscovery
     let store: any Store
     let secret: ServerSecret
     let clock: any WallClock
 
-    package init(providers: IdentityProvidersConfiguration, discovery: ProviderDiscovery, store: any Store, secret: ServerSecret, clock: any WallClock) {
+    package init(providers: ProviderDirectory, discovery: ProviderDiscovery, store: any Store, secret: ServerSecret, clock: any WallClock) {
         self.providers = providers
         self.discovery = discovery
         self.store = store
@@ -62,7 +62,7 @@ package struct ProviderAuthorization: Sendable {
 
     /// Keeps the session and returns the provider's authorization URL and the session id.
     package func start(_ request: Start) async throws -> (authURI: String, sessionID: String) {
-        guard let provider = providers.provider(request.providerID) else { throw SignInError.invalidProviderID }
+        guard let provider = try await providers.provider(request.providerID) else { throw SignInError.invalidProviderID }
         guard provider.isEnabled else { throw SignInError.operationNotAllowed }
         let metadata: ProviderMetadata
         do throws(ProviderFailure) {
@@ -78,7 +78,7 @@ package struct ProviderAuthorization: Sendable {
         let session = ProviderSession(
             stateHash: secret.hash(secrets.state, for: .providerState), sessionID: sessionID, providerID: provider.providerID,
             redirectURI: request.redirectURI, context: request.context, handoff: request.handoff, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(providers.authSessionTTLSeconds)))
+            expiresAt: now.addingTimeInterval(TimeInterval(providers.file.authSessionTTLSeconds)))
         try await store.write { try await $0.insert(session) }
         return (Self.authorizationURL(metadata.authorizationEndpoint, provider: provider, request: request, secrets: secrets), sessionID)
     }

@@ -23,6 +23,7 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError: return error
         case let error as SignInError: return error
+        case let error as ProviderConfigError: return error
         case let error as RateLimited:
             metrics.countRejection(by: error.rule)
             return error

@@ -10,6 +10,12 @@ package enum RequestBody {
         try decode(type, from: try parseJSONObject(try await bytes(request, context: context)))
     }
 
+    /// The JSON object body as parsed, for requests whose meaning depends on which members are present or null
+    /// (an admin `PATCH` with its `updateMask`).
+    static func object(from request: Request, context: AppRequestContext) async throws -> JSONValue {
+        try parseJSONObject(try await bytes(request, context: context))
+    }
+
     /// A JSON object, or the fields of an `application/x-www-form-urlencoded` body, as `Body`: the token endpoint
     /// accepts both.
     static func decodeJSONOrForm<Body: RefusedFields>(_ type: Body.Type, from request: Request, context: AppRequestContext) async throws -> Body {

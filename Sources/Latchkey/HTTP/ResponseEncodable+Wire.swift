@@ -14,3 +14,9 @@ extension SetAccountInfoResponse: ResponseEncodable {}
 extension DeleteAccountResponse: ResponseEncodable {}
 extension GrantTokenResponse: ResponseEncodable {}
 extension OpenIDConfiguration: ResponseEncodable {}
+extension OAuthIdpConfig: ResponseEncodable {}
+extension DefaultSupportedIdpConfig: ResponseEncodable {}
+extension ListOAuthIdpConfigsResponse: ResponseEncodable {}
+extension ListDefaultSupportedIdpConfigsResponse: ResponseEncodable {}
+extension EmptyResponse: ResponseEncodable {}
+extension GetProjectConfigResponse: ResponseEncodable {}

@@ -123,6 +123,19 @@ import Testing
         }
     }
 
+    /// Before a popup or redirect the JS SDK asks for the project's authorized domains, and the iOS SDK reads them to
+    /// find its auth domain; an app's API key is needed.
+    @Test func theSDKsLearnTheAuthorizedDomains() async throws {
+        try await withHandler { client, _ in
+            for path in ["/v1/projects", "/identitytoolkit.googleapis.com/v1/projects", "/www.googleapis.com/identitytoolkit/v3/relyingparty/getProjectConfig"] {
+                let answer = try await client.execute(uri: "\(path)?key=\(TestWorkspace.apiKey)", method: .get)
+                #expect(try answer.json["projectId"] as? String == "test-project", "\(path)")
+                #expect(try answer.json["authorizedDomains"] as? [String] == ["app.example.com", "auth.example.com"], "\(path)")
+            }
+            #expect(try await client.execute(uri: "/v1/projects", method: .get).status == .forbidden)
+        }
+    }
+
     /// The implicit flow's answer arrives in the fragment: the page's own script posts it back, and nothing else runs.
     @Test func theFragmentRelayIsAScriptFileAndAForm() async throws {
         try await withHandler { client, _ in

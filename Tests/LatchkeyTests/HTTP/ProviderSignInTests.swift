@@ -129,6 +129,15 @@ import Testing
 
             let other = try await provider.idToken(subject: "frank-1", claims: ["email": "dave@example.com", "email_verified": true])
             #expect(try await signIn(client, idToken: other, extra: #","idToken":"\#(erinToken)""#).errorMessage == "EMAIL_EXISTS")
+
+            // A second identity of the same provider replaces the first, which then signs in nowhere.
+            let replacement = try await provider.idToken(subject: "dave-2", claims: ["email": "dave@example.com", "email_verified": true])
+            let relinked = try await signIn(client, idToken: replacement, extra: #","idToken":"\#(try #require(linked["idToken"] as? String))""#).json
+            #expect(relinked["localId"] as? String == dave["localId"] as? String)
+            let identities = try #require(try Self.claims(of: relinked["idToken"])["firebase"] as? [String: Any])["identities"] as? [String: Any]
+            #expect(identities?["oidc.mock"] as? [String] == ["dave-2"])
+            let formerToken = try await provider.idToken(subject: "dave-1", claims: ["email": "dave@example.com", "email_verified": false])
+            #expect(try await signIn(client, idToken: formerToken).json["needConfirmation"] as? Bool == true)
         }
     }
 

@@ -62,5 +62,11 @@ extension CopiedTable {
         CopiedTable(
             "pending_credentials", key: ["id"],
             [("id", .integer), ("token_hash", .blob), ("identity", .text), ("context", .text), ("expires_at", .real)]),
+        CopiedTable(
+            "provider_configs", key: ["id"],
+            [
+                ("id", .text), ("kind", .text), ("display_name", .text), ("enabled", .boolean), ("issuer", .text), ("client_id", .text),
+                ("sealed_client_secret", .sealed(.providerSecret)), ("response_type", .text), ("created_at", .real),
+            ]),
     ]
 }

@@ -147,5 +147,22 @@ enum PostgresMigrations {
             CREATE INDEX pending_credentials_by_expiry ON pending_credentials(expires_at);
             """
         ),
+        (
+            // Identity providers added through the admin API; client secrets sealed under the server secret.
+            "v4: provider configs",
+            """
+            CREATE TABLE provider_configs (
+                id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                display_name TEXT,
+                enabled BOOLEAN NOT NULL,
+                issuer TEXT,
+                client_id TEXT NOT NULL,
+                sealed_client_secret BYTEA,
+                response_type TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            );
+            """
+        ),
     ]
 }

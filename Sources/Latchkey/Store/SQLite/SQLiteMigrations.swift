@@ -286,6 +286,23 @@ package enum SQLiteMigrations {
                     CREATE INDEX pending_credentials_by_expiry ON pending_credentials(expires_at);
                     """)
         }
+        // Identity providers added through the admin API; their client secrets are sealed under the server secret.
+        migrator.registerMigration("v14: provider configs") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE provider_configs (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        kind TEXT NOT NULL,
+                        display_name TEXT,
+                        enabled INTEGER NOT NULL,
+                        issuer TEXT,
+                        client_id TEXT NOT NULL,
+                        sealed_client_secret BLOB,
+                        response_type TEXT NOT NULL,
+                        created_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

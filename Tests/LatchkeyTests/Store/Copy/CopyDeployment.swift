@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Latchkey
@@ -41,8 +42,13 @@ enum CopyDeployment {
         let pendingToken: String
     }
 
+    /// A provider the admin API adds, with its client secret sealed in the store.
+    static let runtimeProvider = "/v2/projects/test-project/oauthIdpConfigs"
+    static let admin: HTTPFields = [.authorization: "Bearer \(TestWorkspace.adminToken)"]
+
     /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, Alice is sent a code she has not used
-    /// yet, Erin signs in with the provider and Frank starts to, which leaves rows in every table.
+    /// yet, Erin signs in with the provider and Frank starts to, and an admin adds a provider, which leaves rows in every
+    /// table.
     static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
         return try await serve(configuration, clock: clock) { client, mailbox in
@@ -61,6 +67,11 @@ enum CopyDeployment {
             ).json
             let started = try await client.post(
                 "/v1/accounts:createAuthUri", json: #"{"providerId":"oidc.mock","continueUri":"\#(continueURI)"}"#).json
+            let added = try await client.post(
+                runtimeProvider + "?oauthIdpConfigId=oidc.runtime",
+                json: #"{"clientId":"runtime","issuer":"https://sso.example.com","clientSecret":"runtime-secret","responseType":{"code":true}}"#,
+                key: nil, headers: admin)
+            #expect(added.status == .ok)
             return Issued(
                 code: try await mailbox.code(at: 3), refreshToken: try #require(refreshed["refresh_token"] as? String),
                 accountID: try #require(refreshed["user_id"] as? String), authorizationURL: try #require(started["authUri"] as? String),

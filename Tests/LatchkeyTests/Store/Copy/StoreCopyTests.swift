@@ -40,6 +40,9 @@ import Testing
                 let erin = try await client.post(
                     "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(issued.pendingToken)"}"#)
                 #expect(try erin.json["federatedId"] as? String == "erin-1" && erin.json["isNewUser"] == nil)
+                let added = try await client.execute(
+                    uri: CopyDeployment.runtimeProvider + "/oidc.runtime", method: .get, headers: CopyDeployment.admin)
+                #expect(try added.json["clientSecret"] as? String == "runtime-secret")
             }
 
             let served = try await CopyDeployment.rowCounts(target)
