@@ -61,8 +61,9 @@ class OIDCProvider(LoopbackProvider):
         super().__init__(log_path)
         self.port = free_port()
 
-    def start(self):
-        return self.launch([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(self.port)])
+    def start(self, *options):
+        """Starts the mock; `options` are its own (`--token-max-age 1` for tokens that expire at once)."""
+        return self.launch([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(self.port), *options])
 
     def settings(self, provider_id="oidc.mock", **extra):
         """The provider as an `identityProviders` item."""

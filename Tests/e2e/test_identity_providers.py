@@ -1,10 +1,13 @@
 """Sign-in with an identity provider through the live binary, with ID tokens from a real OpenID Connect provider
 (oidc-provider-mock on loopback): sign-up, sign-in, "account exists with a different credential", the takeover of an
-unverified account, linking, a forged token, a provider that is down, and the Admin SDK reading the provider data.
+unverified account, linking, forged, expired, wrong-audience, wrong-issuer and wrong-nonce tokens, a provider that is
+down, the Admin SDK reading the provider data, and Google, Apple and Yahoo as built-in providers pointed at the mock.
 """
 
 import hashlib
+import time
 import uuid
+from urllib.parse import quote
 
 import firebase_admin
 import pytest
@@ -108,3 +111,54 @@ def test_forged_tokens_and_a_provider_that_is_down(start_latchkey, provider, tmp
     provider.stop()
     assert sign_in(server, token).status_code == 200
     assert "eyJ" not in server.logs()
+
+
+def test_expired_wrong_issuer_and_wrong_nonce_tokens_are_refused(start_latchkey, provider, tmp_path):
+    brief = OIDCProvider(tmp_path / "brief.log").start("--token-max-age", "1")
+    try:
+        # The mock names its issuer after the Host it is asked at: as `localhost` it is another issuer with the same keys.
+        alias = {**provider.settings("oidc.alias"), "issuer": provider.issuer.replace("127.0.0.1", "localhost")}
+        server = start_latchkey(identityProviders=[provider.settings(), alias, brief.settings("oidc.brief", clockSkewSeconds=0)])
+        token = provider.id_token("gail-1", {"email": "gail@example.com"})
+        assert error_message(sign_in(server, token, provider_id="oidc.alias")) == "INVALID_IDP_RESPONSE : the ID token is from another issuer"
+        expiring = brief.id_token("gail-1")
+        time.sleep(2.1)
+        assert error_message(sign_in(server, expiring, provider_id="oidc.brief")) == "INVALID_IDP_RESPONSE : the ID token has expired"
+        hashed = hashlib.sha256(b"the-raw-nonce").hexdigest()
+        with_nonce = provider.id_token("gail-1", nonce=hashed)
+        body = {"requestUri": "http://localhost", "postBody": f"id_token={with_nonce}&providerId=oidc.mock&nonce=another-nonce"}
+        assert error_message(post(server, "accounts:signInWithIdp", json=body)) == "MISSING_OR_INVALID_NONCE"
+        assert error_message(sign_in(server, with_nonce)) == "MISSING_OR_INVALID_NONCE"
+        body["postBody"] = f"id_token={with_nonce}&providerId=oidc.mock&nonce=the-raw-nonce"
+        assert post(server, "accounts:signInWithIdp", json=body).status_code == 200
+    finally:
+        brief.stop()
+
+
+def test_google_apple_and_yahoo_are_built_in_providers_pointed_at_the_local_one(start_latchkey, provider, tmp_path):
+    secret = tmp_path / "yahoo-secret"
+    secret.write_text("yahoo-secret")
+    server = start_latchkey(identityProviders=[
+        provider.settings("google.com"), provider.settings("apple.com"),
+        provider.settings("yahoo.com", responseType={"code": True}, clientSecret={"file": str(secret)}),
+    ], authorizedDomains=["localhost", "127.0.0.1", "app.example.com"])
+    google = sign_in(server, provider.id_token("109876", {"email": "kim@gmail.com", "email_verified": True}), provider_id="google.com").json()
+    assert google["providerId"] == "google.com" and google["federatedId"] == "https://accounts.google.com/109876" and google["emailVerified"]
+
+    # Sign in with Apple as the iOS SDK sends it: the SHA-256 of the raw nonce in the token, "true" as a string, the
+    # name Apple gave the app once.
+    hashed = hashlib.sha256(b"apple-raw-nonce").hexdigest()
+    token = provider.id_token("001234.abcd", {"email": "tim@privaterelay.appleid.com", "email_verified": "true"}, nonce=hashed)
+    user = '{"name":{"firstName":"Tim","lastName":"Apfel"}}'
+    apple = post(server, "accounts:signInWithIdp", json={
+        "requestUri": "http://localhost", "returnSecureToken": True,
+        "postBody": f"id_token={token}&providerId=apple.com&nonce=apple-raw-nonce&user={quote(user)}"}).json()
+    assert apple["emailVerified"] is True and apple["displayName"] == "Tim Apfel" and apple["federatedId"] == "001234.abcd"
+
+    # Yahoo: discovery, then the code flow that createAuthUri starts, with Yahoo's own scope and language.
+    started = post(server, "accounts:createAuthUri", json={
+        "providerId": "yahoo.com", "continueUri": "https://app.example.com/back", "oauthScope": "mail-r", "customParameter": {"language": "fr"}}).json()
+    assert "scope=openid%20email%20profile%20mail-r" in started["authUri"] and "language=fr" in started["authUri"]
+    back = provider.authorize(started["authUri"], "yuki-1", {"email": "yuki@yahoo.com", "email_verified": True})
+    yahoo = post(server, "accounts:signInWithIdp", json={"requestUri": back, "sessionId": started["sessionId"], "returnSecureToken": True}).json()
+    assert yahoo["providerId"] == "yahoo.com" and yahoo["federatedId"] == "yuki-1" and yahoo["oauthAccessToken"]
