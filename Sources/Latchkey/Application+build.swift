@@ -45,7 +45,9 @@ package func buildApplication(
     let finisher = SignInFinisher(minter: minter)
     let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
     let enumerationProtection = configuration.security.emailEnumerationProtection
-    let lookup = AccountLookup(store: store, tokens: tokens, enumerationProtection: enumerationProtection)
+    let lookup = AccountLookup(
+        store: store, tokens: tokens, enumerationProtection: enumerationProtection,
+        allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails)
     let admin = AdminAuthorization(tokens: configuration.adminTokens)
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(

@@ -166,13 +166,18 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
             "INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES ('ended', ?, 1, ?), ('open', ?, 1, ?)",
             (int(now - 600), int(now - 300), int(now - 60), int(now + 240)))
         database.execute("INSERT INTO audit_events (at, kind, email) VALUES (?, 'code_issued', 'bob@example.com')", (now - 91 * day,))
+        for name, expiry in (("expired", now - 60), ("current", now + 600)):
+            database.execute(
+                "INSERT INTO provider_sessions (state_hash, session_id, provider_id, redirect_uri, created_at, expires_at) "
+                "VALUES (?, ?, 'oidc.corp', 'https://app.example.com/', ?, ?)", (name.encode(), name, now - 120, expiry))
+            database.execute("INSERT INTO pending_credentials (token_hash, identity, expires_at) VALUES (?, '{}', ?)", (name.encode(), expiry))
 
     result = latchkey("sweep", "--config", "latchkey.json", cwd=server.directory)
     assert result.returncode == 0, result.stderr
     removed = dict(line.split("\t") for line in result.stdout.splitlines())
     assert removed == {
         "rows": "removed", "signInRequests": "1", "deliveredMail": "1", "rotatedRefreshTokens": "1", "revokedSessions": "1",
-        "rateCounters": "1", "auditEvents": "1",
+        "rateCounters": "1", "auditEvents": "1", "providerSessions": "1", "pendingCredentials": "1",
     }, result.stdout
     with database:
         left = {
@@ -183,11 +188,14 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
             "orphans": database.execute("SELECT count(*) FROM refresh_tokens WHERE session_id = 'revoked'").fetchone()[0],
             "counters": database.execute("SELECT key FROM rate_counters").fetchall(),
             "audit": database.execute("SELECT kind FROM audit_events ORDER BY id").fetchall(),
+            "provider sessions": database.execute("SELECT session_id FROM provider_sessions").fetchall(),
+            "pending credentials": database.execute("SELECT count(*) FROM pending_credentials").fetchone()[0],
         }
     database.close()
     assert left == {
         "pending": [("alice@example.com", 1)], "outbox": [("carol@example.com", "failed")], "sessions": [(session,)], "tokens": 1,
         "orphans": 0, "counters": [("open",)], "audit": [("code_issued",), ("sign_in_completed",)],
+        "provider sessions": [("current",)], "pending credentials": 1,
     }, left
 
     server.start()

@@ -5,11 +5,15 @@ package struct AccountLookup: Sendable {
     let store: any Store
     let tokens: TokenIssuer
     let enumerationProtection: Bool
+    /// `signIn.allowDuplicateEmails`: an address then says nothing of the providers, each of which may have an
+    /// account of its own with it, so only the address's own ways in are told.
+    let allowsDuplicateEmails: Bool
 
-    package init(store: any Store, tokens: TokenIssuer, enumerationProtection: Bool) {
+    package init(store: any Store, tokens: TokenIssuer, enumerationProtection: Bool, allowsDuplicateEmails: Bool = false) {
         self.store = store
         self.tokens = tokens
         self.enumerationProtection = enumerationProtection
+        self.allowsDuplicateEmails = allowsDuplicateEmails
     }
 
     /// The user behind a valid ID token. Tokens issued before the account's `validSince` (a revocation,
@@ -71,6 +75,8 @@ package struct AccountLookup: Sendable {
             guard let account = try await transaction.account(email: email) else { return nil }
             return try await transaction.userRecord(account)
         }
-        return SignInOptions(isRegistered: user != nil, providerIDs: user?.providerIDs ?? [], signInMethods: user?.signInMethods ?? [])
+        var told = user
+        if allowsDuplicateEmails { told?.identities.removeAll { $0.providerID != SignInProvider.password.id } }
+        return SignInOptions(isRegistered: user != nil, providerIDs: told?.providerIDs ?? [], signInMethods: told?.signInMethods ?? [])
     }
 }

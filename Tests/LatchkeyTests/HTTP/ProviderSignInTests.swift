@@ -174,6 +174,21 @@ import Testing
         }
     }
 
+    /// With one account per identity, an address tells only its own ways in: a provider linked to its account may have
+    /// other accounts with the same address.
+    @Test func withDuplicateEmailsAnAddressListsNoProvider() async throws {
+        try await withProvider(["emailEnumerationProtection": false, "signIn.allowDuplicateEmails": true]) { client, provider, _ in
+            let kate = try await client.post("/v1/accounts:signUp", json: #"{"email":"kate@example.com","password":"kate-password"}"#).json
+            let token = try await provider.idToken(subject: "kate-1", claims: ["email": "kate@example.com", "email_verified": true])
+            let linked = try await signIn(client, idToken: token, extra: #","idToken":"\#(try #require(kate["idToken"] as? String))""#)
+            #expect(linked.status == .ok)
+            let methods = try await client.post(
+                "/v1/accounts:createAuthUri", json: #"{"identifier":"kate@example.com","continueUri":"https://app.example.com"}"#
+            ).json
+            #expect(methods["allProviders"] as? [String] == ["password"] && methods["signinMethods"] as? [String] == ["password"])
+        }
+    }
+
     /// A built-in provider pointed at a local issuer: Google's `federatedId` is its profile URL, its `rawId` the `sub`.
     @Test func googleIsABuiltInProviderWhoseIssuerTestsReplace() async throws {
         try await withProvider(providerID: "google.com") { client, provider, _ in
