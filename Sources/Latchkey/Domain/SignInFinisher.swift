@@ -81,7 +81,7 @@ package struct SignInFinisher: Sendable {
             }
         }
         account.lastSignInAt = now
-        try await transaction.saveAccount(account, stored: attempt.stored)
+        try await transaction.saveAccount(account, stored: attempt.stored, createsEmailIdentity: attempt.identity == nil)
         if let identity = attempt.identity { try await transaction.save(identity) }
         // A second factor, once enrolled, is asked for here instead of opening the session (#18).
         let refresh = minter.makeRefreshToken(signingInWith: attempt.provider, at: now)
@@ -93,10 +93,15 @@ package struct SignInFinisher: Sendable {
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
                 detail: attempt.auditDetail ?? (attempt.stored == nil ? "new account" : nil)))
         // A new account has just the identities its address and this sign-in give it.
-        let user =
+        var user =
             attempt.stored == nil
-            ? UserRecord(account: account, identities: [account.emailIdentity, attempt.identity].compactMap { $0 })
+            ? UserRecord(account: account, identities: [attempt.identity == nil ? account.emailIdentity : nil, attempt.identity].compactMap { $0 })
             : try await transaction.userRecord(account)
+        if attempt.identity == nil, let email = account.emailIdentity, !user.identities.contains(where: { $0.providerID == email.providerID }) {
+            // An account a provider made signs in by its address for the first time (Firebase's `emailLinkSignin`).
+            try await transaction.save(email)
+            user.identities.append(email)
+        }
         return .accepted(Finished(user: user, refresh: refresh, authTime: now, isNewUser: attempt.stored == nil, tookOver: tookOver))
     }
 

@@ -149,13 +149,35 @@ import Testing
             let first = try await signIn(client, idToken: try await provider.idToken(subject: "ivy-1", claims: claims)).json
             let idToken = try #require(first["idToken"] as? String)
             let unlinked = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","deleteProvider":["oidc.mock"]}"#).json
-            let remaining = try #require(unlinked["providerUserInfo"] as? [[String: Any]]).compactMap { $0["providerId"] as? String }
-            #expect(remaining == ["password"] && unlinked["email"] as? String == "ivy@example.com")
+            // A provider made the account: it has no other way in listed, but keeps its address.
+            #expect((unlinked["providerUserInfo"] as? [[String: Any]] ?? []).isEmpty && unlinked["email"] as? String == "ivy@example.com")
             let again = try await signIn(client, idToken: try await provider.idToken(subject: "ivy-1", claims: claims)).json
             #expect(again["localId"] as? String == first["localId"] as? String && again["isNewUser"] == nil)
             let lookup = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(again["idToken"] as? String))"}"#).json
             let user = try #require((lookup["users"] as? [[String: Any]])?.first)
             #expect(try #require(user["providerUserInfo"] as? [[String: Any]]).contains { $0["providerId"] as? String == "oidc.mock" })
+        }
+    }
+
+    /// An account a provider made lists only the provider, as Firebase does, until its address signs in by itself:
+    /// the first email-link sign-in adds the password provider (Firebase's `emailLinkSignin`).
+    @Test func theAddressOfAProvidersAccountIsListedOnceItSignsIn() async throws {
+        try await withProvider(["emailEnumerationProtection": false]) { client, provider, mailbox in
+            let token = try await provider.idToken(subject: "lena-1", claims: ["email": "lena@example.com", "email_verified": true])
+            let made = try await signIn(client, idToken: token).json
+            func methods() async throws -> [String: Any] {
+                try await client.post("/v1/accounts:createAuthUri", json: #"{"identifier":"lena@example.com","continueUri":"https://app.example.com"}"#).json
+            }
+            #expect(try await methods()["allProviders"] as? [String] == ["oidc.mock"])
+            let lookup = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(made["idToken"] as? String))"}"#).json
+            let entries = try #require((lookup["users"] as? [[String: Any]])?.first?["providerUserInfo"] as? [[String: Any]])
+            #expect(entries.compactMap { $0["providerId"] as? String } == ["oidc.mock"])
+
+            try await client.sendLink(to: "lena@example.com")
+            let linked = try await client.complete(email: "lena@example.com", code: try await mailbox.code(at: 0)).json
+            #expect(linked["localId"] as? String == made["localId"] as? String)
+            #expect(try await methods()["allProviders"] as? [String] == ["oidc.mock", "password"])
+            #expect(try await methods()["signinMethods"] as? [String] == ["oidc.mock", "emailLink"])
         }
     }
 
