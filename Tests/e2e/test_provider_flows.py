@@ -223,14 +223,14 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
     browser = django.log_in(requests.Session())
 
     def start():
-        opened = requests.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": APP_PAGE},
-                              allow_redirects=False, timeout=HTTP_TIMEOUT)
+        opened = browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": APP_PAGE},
+                             allow_redirects=False, timeout=HTTP_TIMEOUT)
         assert opened.status_code == 302, opened.text
         return opened.headers["Location"]
 
     def relay(fragment):
         """What the handler page's script does with the fragment: post its fields back to the page."""
-        posted = requests.post(handler, data=fragment, allow_redirects=False, timeout=HTTP_TIMEOUT)
+        posted = browser.post(handler, data=fragment, allow_redirects=False, timeout=HTTP_TIMEOUT)
         assert posted.status_code == 302, posted.text
         handed = posted.headers["Location"]
         assert handed.startswith(APP_PAGE + "#"), handed
@@ -250,6 +250,8 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
     page = requests.get(handler, timeout=HTTP_TIMEOUT)
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
 
+    # Posted from another browser (a cross-site form in a victim's), the answer is handed to no one.
+    assert requests.post(handler, data=fragment, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
     handed = relay(fragment)
     assert handed["providerId"] == "oidc.django" and handed["link"].startswith(handler + "#")
     assert query_of(handed["link"], "fragment") == fragment
@@ -260,7 +262,7 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
     assert "oauthAccessToken" not in body and body["oauthIdToken"] == fragment["id_token"]
     verify(server, body["idToken"], provider="oidc.django")
     # Used up, the sign-in is gone for the page too.
-    assert requests.post(handler, data=fragment, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
+    assert browser.post(handler, data=fragment, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
 
     def relayed_sign_in(id_token_for):
         """A fresh sign-in's state posted to the page with the ID token `id_token_for(its nonce)`, then finished."""
@@ -287,25 +289,27 @@ def test_the_code_flow_through_the_hosted_handler_and_a_user_who_says_no(start_l
     browser = django.log_in(requests.Session())
 
     def start(redirect_url=APP_PAGE):
-        return requests.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": redirect_url},
-                            allow_redirects=False, timeout=HTTP_TIMEOUT)
+        return browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": redirect_url},
+                           allow_redirects=False, timeout=HTTP_TIMEOUT)
 
     opened = start()
     assert opened.status_code == 302 and query_of(opened.headers["Location"])["code_challenge_method"] == "S256"
     back = django.authorize(browser, opened.headers["Location"])
     assert back.startswith(handler + "?code="), back
-    handed_over = requests.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    # Opened in another browser (a victim sent the attacker's answer), it hands nothing over; in the one that started it, it does.
+    assert requests.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
+    handed_over = browser.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert handed_over.status_code == 302, handed_over.text
     handed = query_of(handed_over.headers["Location"], "fragment")
     assert handed_over.headers["Location"].startswith(APP_PAGE + "#") and handed["link"] == back
     answer = finish(server, handed["link"], handed["sessionId"])
     assert answer.status_code == 200, answer.text
     assert answer.json()["providerId"] == "oidc.django" and answer.json()["oauthAccessToken"]
-    assert requests.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
+    assert browser.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
 
     # The provider sends back `error=access_denied`: the app learns that the user cancelled.
     state = query_of(start().headers["Location"])["state"]
-    denied = requests.get(handler, params={"state": state, "error": "access_denied"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
+    denied = browser.get(handler, params={"state": state, "error": "access_denied"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert denied.status_code == 302, denied.text
     handed = query_of(denied.headers["Location"], "fragment")
     cancelled = finish(server, handed["link"], handed["sessionId"])

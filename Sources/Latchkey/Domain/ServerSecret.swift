@@ -20,6 +20,8 @@ package struct ServerSecret: Sendable {
         case codeVerifier
         /// A `pendingToken`: a provider's identity kept for signing in again or linking.
         case pendingCredential
+        /// The cookie that ties a sign-in the hosted page started to the browser it started in, derived from the state.
+        case browserBinding
     }
 
     /// What a sealed value is: each kind is sealed under its own key.
@@ -43,6 +45,7 @@ package struct ServerSecret: Sendable {
         case providerNonce = "latchkey provider nonce v1"
         case codeVerifier = "latchkey code verifier v1"
         case pendingCredential = "latchkey pending credential v1"
+        case browserBinding = "latchkey browser binding v1"
         case providerSecretSealing = "latchkey provider secret sealing v1"
     }
 
@@ -56,6 +59,7 @@ package struct ServerSecret: Sendable {
     private let providerNonceMAC: HMAC<SHA256>
     private let codeVerifierMAC: HMAC<SHA256>
     private let pendingCredentialMAC: HMAC<SHA256>
+    private let browserBindingMAC: HMAC<SHA256>
     private let providerSecretSealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
@@ -73,6 +77,7 @@ package struct ServerSecret: Sendable {
         providerNonceMAC = HMAC(key: derive(.providerNonce))
         codeVerifierMAC = HMAC(key: derive(.codeVerifier))
         pendingCredentialMAC = HMAC(key: derive(.pendingCredential))
+        browserBindingMAC = HMAC(key: derive(.browserBinding))
         providerSecretSealingKey = derive(.providerSecretSealing)
     }
 
@@ -87,6 +92,7 @@ package struct ServerSecret: Sendable {
             case .providerNonce: providerNonceMAC
             case .codeVerifier: codeVerifierMAC
             case .pendingCredential: pendingCredentialMAC
+            case .browserBinding: browserBindingMAC
             }
         mac.update(data: Data(token.utf8))
         return Data(mac.finalize())

@@ -60,8 +60,8 @@ package struct ProviderAuthorization: Sendable {
         (text ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     }
 
-    /// Keeps the session and returns the provider's authorization URL and the session id.
-    package func start(_ request: Start) async throws -> (authURI: String, sessionID: String) {
+    /// Keeps the session and returns the provider's authorization URL, the session id and the state.
+    package func start(_ request: Start) async throws -> (authURI: String, sessionID: String, state: String) {
         guard let provider = try await providers.provider(request.providerID) else { throw SignInError.invalidProviderID }
         guard provider.isEnabled else { throw SignInError.operationNotAllowed }
         let metadata: ProviderMetadata
@@ -80,7 +80,7 @@ package struct ProviderAuthorization: Sendable {
             redirectURI: request.redirectURI, context: request.context, handoff: request.handoff, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(providers.file.authSessionTTLSeconds)))
         try await store.write { try await $0.insert(session) }
-        return (Self.authorizationURL(metadata.authorizationEndpoint, provider: provider, request: request, secrets: secrets), sessionID)
+        return (Self.authorizationURL(metadata.authorizationEndpoint, provider: provider, request: request, secrets: secrets), sessionID, secrets.state)
     }
 
     static func authorizationURL(_ endpoint: URL, provider: IdentityProviderSettings, request: Start, secrets: ProviderSession.Secrets) -> String {

@@ -11,13 +11,12 @@ struct ProviderCredential: Sendable {
 
     init(requestURI text: String?, postBody: String?) throws(SignInError) {
         guard let text, !text.isEmpty else { throw .missingRequestURI }
-        guard text.utf8.count <= 8192, let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty, uri.host != nil else {
-            throw .invalidRequestURI
-        }
+        guard text.utf8.count <= 8192, let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty, uri.host != nil,
+            let query = QueryString.decode(uri.percentEncodedQuery ?? ""), let fragment = QueryString.decode(uri.percentEncodedFragment ?? "")
+        else { throw .invalidRequestURI }
+        guard let form = QueryString.decode(postBody ?? "") else { throw .invalidIDPResponse("the postBody is not form-encoded") }
         var parameters: [String: String] = [:]
-        for items in [uri.queryItems, Self.form(postBody), Self.form(uri.fragment)] {
-            for item in items ?? [] { parameters[item.name] = item.value ?? "" }
-        }
+        for (name, value) in query + form + fragment { parameters[name] = value }
         self.parameters = parameters
         var base = uri
         (base.query, base.fragment) = (nil, nil)
@@ -26,13 +25,5 @@ struct ProviderCredential: Sendable {
 
     subscript(name: String) -> String? {
         parameters[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// `a=1&b=2`, form-decoded (`+` is a space).
-    private static func form(_ text: String?) -> [URLQueryItem]? {
-        guard let text, !text.isEmpty else { return nil }
-        var components = URLComponents()
-        components.percentEncodedQuery = text.replacingOccurrences(of: "+", with: "%20")
-        return components.queryItems
     }
 }

@@ -60,7 +60,8 @@ struct AccountsController {
             start.scopes = ProviderAuthorization.scopes(body.oauthScope)
             start.customParameters = body.customParameter ?? [:]
             start.context = body.context
-            (response.authUri, response.sessionId) = try await authorization.start(start)
+            let started = try await authorization.start(start)
+            (response.authUri, response.sessionId) = (started.authURI, started.sessionID)
             response.providerId = providerID
         } else {
             response.sessionId = ServerSecret.makeToken(bytes: 16)

@@ -13,6 +13,8 @@ import Hummingbird
 ///    hands its own URL with the provider's answer (`link`) to the app, which finishes with `signInWithIdp`.
 ///
 /// Its pages run no inline script, load nothing from elsewhere and send no referrer; the one script relays a fragment.
+/// A sign-in it started is handed over only in the browser that started it (a `SameSite=Lax` cookie derived from the
+/// state): someone else's provider answer, opened or posted in a victim's browser, signs the victim in nowhere.
 struct ProviderHandlerController {
     let authorization: ProviderAuthorization
     let store: any Store
@@ -51,10 +53,9 @@ struct ProviderHandlerController {
     /// The implicit flow's answer, posted by the page's script from the fragment.
     @Sendable func relay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 32 * 1024)
-        var form = URLComponents()
-        form.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
-        let answer = (form.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-        guard let state = answer.first(where: { $0.0 == "state" })?.1 else { return page(.expired, status: .gone, language: Self.language(request)) }
+        guard let answer = QueryString.decode(String(buffer: body))?.map({ ($0.name, $0.value) }),
+            let state = answer.first(where: { $0.0 == "state" })?.1
+        else { return page(.expired, status: .gone, language: Self.language(request)) }
         return try await handOver(state: state, answer: answer, inFragment: true, request, Self.language(request))
     }
 
@@ -75,9 +76,11 @@ struct ProviderHandlerController {
         start.customParameters = query.get("customParameters").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
         start.handoff = handoff.json
         do {
-            let (authURI, _) = try await authorization.start(start)
+            let started = try await authorization.start(start)
             context.logger.debug("Provider sign-in started by the handler page", metadata: ["provider": "\(providerID)"])
-            return redirect(to: authURI)
+            var response = redirect(to: started.authURI)
+            response.setCookie(binding(state: started.state, path: request.uri.path, maxAge: authorization.providers.file.authSessionTTLSeconds))
+            return response
         } catch let refusal as SignInError {
             context.logger.debug("Provider sign-in not started", metadata: ["provider": "\(providerID)", "refusal": "\(refusal.code)"])
             return page(.damaged, status: .badRequest, language: language)
@@ -108,12 +111,25 @@ struct ProviderHandlerController {
         -> Response
     {
         let hash = secret.hash(state, for: .providerState)
-        guard let session = try await store.read({ try await $0.providerSession(stateHash: hash) }), session.expiresAt > clock.now,
+        let expected = binding(state: state, path: request.uri.path, maxAge: 0)
+        guard request.cookies[expected.name]?.value == expected.value,
+            let session = try await store.read({ try await $0.providerSession(stateHash: hash) }), session.expiresAt > clock.now,
             let handoff = ProviderHandoff(json: session.handoff), session.redirectURI == ownURL(request)
         else { return page(.expired, status: .gone, language: language) }
         let link = session.redirectURI + (inFragment ? "#" : "?") + QueryString.encode(answer)
         let authDomain = (publicURL.host() ?? "") + (publicURL.port.map { ":\($0)" } ?? "")
-        return redirect(to: handoff.destination(link: link, sessionID: session.sessionID, providerID: session.providerID, authDomain: authDomain))
+        var response = redirect(to: handoff.destination(link: link, sessionID: session.sessionID, providerID: session.providerID, authDomain: authDomain))
+        response.setCookie(expected)  // spent: Max-Age 0
+        return response
+    }
+
+    /// The cookie that ties the sign-in `state` names to the browser that started it: name and value are keyed hashes
+    /// of the state, so no one can set it in another browser, and `SameSite=Lax` keeps it off cross-site posts.
+    private func binding(state: String, path: String, maxAge: Int) -> Cookie {
+        let mac = secret.hash(state, for: .browserBinding).base64URLEncoded()
+        return Cookie(
+            name: "lk_idp_" + mac.prefix(12), value: mac, maxAge: maxAge, path: path, secure: publicURL.scheme == "https", httpOnly: true,
+            sameSite: .lax)
     }
 
     /// This page's own URL at the public address: the redirect URI registered at providers.

@@ -23,12 +23,11 @@ package enum RequestBody {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
             return try decode(type, from: try parseJSONObject(body))
         }
+        let invalid = APIError(status: .badRequest, message: "Invalid form payload received.", rpcStatus: "INVALID_ARGUMENT")
+        guard let pairs = QueryString.decode(String(decoding: body, as: UTF8.self)) else { throw invalid }
         var fields: [String: JSONValue] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = formDecoded(parts[0]), let value = formDecoded(parts.count > 1 ? parts[1] : ""), fields[name] == nil else {
-                throw APIError(status: .badRequest, message: "Invalid form payload received.", rpcStatus: "INVALID_ARGUMENT")
-            }
+        for (name, value) in pairs {
+            guard fields[name] == nil else { throw invalid }
             fields[name] = .string(value)
         }
         return try decode(type, from: .object(fields))
@@ -63,9 +62,5 @@ package enum RequestBody {
         case let other?: try Tenancy.requireNoTenant("\(other)")
         }
         return value
-    }
-
-    private static func formDecoded(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

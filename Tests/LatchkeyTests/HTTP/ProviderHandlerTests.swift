@@ -39,15 +39,26 @@ import Testing
 
     /// Opens the page as an SDK would, signs in at the provider, and returns where the page sends the browser then.
     func signInAtProvider(_ client: any TestClientProtocol, _ provider: OIDCProviderMock, query: String, subject: String) async throws -> String {
+        let (back, cookie) = try await startAndAuthorize(client, provider, query: query, subject: subject)
+        let handedOver = try await client.execute(uri: try Self.pathAndQuery(back), method: .get, headers: [.cookie: cookie])
+        #expect(handedOver.status == .found)
+        #expect(handedOver.headers[.setCookie]?.contains("Max-Age=0") == true)
+        return try #require(handedOver.headers[.location])
+    }
+
+    /// Opens the page, signs in at the provider, and returns the provider's redirect back and the browser's cookie.
+    func startAndAuthorize(
+        _ client: any TestClientProtocol, _ provider: OIDCProviderMock, query: String, subject: String
+    ) async throws -> (back: String, cookie: String) {
         let started = try await client.execute(uri: "/__/auth/handler?apiKey=\(TestWorkspace.apiKey)&providerId=oidc.mock&\(query)", method: .get)
         #expect(started.status == .found && started.headers[.referrerPolicy] == "no-referrer")
+        let setCookie = try #require(started.headers[.setCookie])
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/__/auth/handler"))
         let authorization = try #require(started.headers[.location])
         #expect(authorization.contains("redirect_uri=\(Self.handler.formEncoded)"))
         let back = try await provider.authorize(authorization, subject: subject, claims: ["email": "\(subject)@example.com", "email_verified": true])
         #expect(back.hasPrefix(Self.handler + "?"))
-        let handedOver = try await client.execute(uri: try Self.pathAndQuery(back), method: .get)
-        #expect(handedOver.status == .found)
-        return try #require(handedOver.headers[.location])
+        return (back, String(setCookie.prefix { $0 != ";" }))
     }
 
     @Test func aWebPageGetsTheLinkAndSignsInWithIt() async throws {
@@ -67,6 +78,26 @@ import Testing
             // The page hands over, but only signInWithIdp uses the sign-in up.
             let again = try await client.execute(uri: try Self.pathAndQuery(link), method: .get)
             #expect(again.status == .gone && again.text.contains("This sign-in has ended"))
+        }
+    }
+
+    /// Someone else's answer, opened or posted in a victim's browser (no cookie from starting it, or another sign-in's),
+    /// hands nothing over: the victim would be signed in to the attacker's account.
+    @Test func anAnswerIsHandedOverOnlyInTheBrowserThatStartedTheSignIn() async throws {
+        try await withHandler { client, provider in
+            let query = "redirectUrl=\("https://app.example.com/done".formEncoded)"
+            let (attackers, _) = try await startAndAuthorize(client, provider, query: query, subject: "mallory-1")
+            let (_, victims) = try await startAndAuthorize(client, provider, query: query, subject: "victim-1")
+            for cookie in [nil, victims] {
+                let opened = try await client.execute(
+                    uri: try Self.pathAndQuery(attackers), method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
+                #expect(opened.status == .gone && opened.headers[.location] == nil)
+            }
+            let state = try #require(URLComponents(string: attackers)?.queryItems?.first { $0.name == "state" }?.value)
+            let posted = try await client.execute(
+                uri: "/__/auth/handler", method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .cookie: victims],
+                body: ByteBuffer(string: "id_token=x&state=\(state)"))
+            #expect(posted.status == .gone)
         }
     }
 
@@ -145,10 +176,11 @@ import Testing
             #expect(page.text.contains(#"<script src="handler.js" defer></script>"#) && page.text.contains(#"<form id="relay" method="post">"#))
             let script = try await client.execute(uri: "/__/auth/handler.js", method: .get)
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8" && script.text.contains("form.submit()"))
-            let posted = try await client.execute(
-                uri: "/__/auth/handler", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                body: ByteBuffer(string: "id_token=x&state=forged"))
-            #expect(posted.status == .gone)
+            for body in ["id_token=x&state=forged", "state=%zz", "id_token=%&state=s", "a=%2"] {
+                let posted = try await client.execute(
+                    uri: "/__/auth/handler", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+                #expect(posted.status == .gone, "\(body)")
+            }
         }
     }
 }

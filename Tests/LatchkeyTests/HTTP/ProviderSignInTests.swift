@@ -274,6 +274,13 @@ import Testing
             #expect(
                 try await refusal(#"{"requestUri":"http://localhost","postBody":"access_token=abc&providerId=oidc.mock"}"#)
                     == "INVALID_IDP_RESPONSE : an id_token or a code is required")
+            // A stray `%` (once crashing Foundation's URLComponents) is read or refused, never a crash.
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost?b=%#a=%","postBody":"providerId=oidc.mock"}"#)
+                    == "INVALID_IDP_RESPONSE : an id_token or a code is required")
+            #expect(
+                try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=%zz&providerId=oidc.mock"}"#)
+                    == "INVALID_IDP_RESPONSE : the postBody is not form-encoded")
             let forged = token.dropLast(4) + "AAAA"
             #expect(
                 try await refusal(#"{"requestUri":"http://localhost","postBody":"id_token=\#(forged)&providerId=oidc.mock"}"#)
