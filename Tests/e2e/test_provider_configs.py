@@ -91,6 +91,7 @@ def test_bad_configurations_and_callers_are_refused(start_latchkey, provider):
     cases = [
         ("oauthIdpConfigs", {}, body, "MISSING_CONFIG_ID"),
         ("oauthIdpConfigs", {"oauthIdpConfigId": "saml.x"}, body, "INVALID_CONFIG_ID"),
+        ("oauthIdpConfigs", {"oauthIdpConfigId": "oidc.Corp"}, body, "INVALID_CONFIG_ID"),
         ("oauthIdpConfigs", {"oauthIdpConfigId": "oidc.x"}, {"clientId": "cid"}, "MISSING_ISSUER"),
         ("oauthIdpConfigs", {"oauthIdpConfigId": "oidc.x"}, {"issuer": "https://sso.example.com"}, "MISSING_OAUTH_CLIENT_ID"),
         ("oauthIdpConfigs", {"oauthIdpConfigId": "oidc.x"}, {**body, "issuer": "http://sso.example.com"},

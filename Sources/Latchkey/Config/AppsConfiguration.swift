@@ -1,9 +1,13 @@
 /// The mobile apps that open sign-in links themselves (Universal Links on iOS, App Links on Android).
 ///
-/// - `apps.ios` (list of objects, default `[]`): each `{"teamId", "bundleId", "appStoreId"}`.
+/// - `apps.ios` (list of objects, default `[]`): each `{"teamId", "bundleId", "appStoreId", "clientId", "googleAppId"}`.
 ///   - `teamId` (string, required): the Apple developer team id, 10 uppercase letters or digits.
 ///   - `bundleId` (string, required): the app's bundle id, reverse DNS (`com.example.app`).
 ///   - `appStoreId` (string or integer of digits, optional): the App Store id, for the "get the app" link.
+///   - `clientId`, `googleAppId` (strings, optional): the `CLIENT_ID` and `GOOGLE_APP_ID` of the app's
+///     `GoogleService-Info.plist`. The hosted sign-in page (`/__/auth/handler`) hands a provider's answer only to the
+///     URL scheme one of them makes (the reversed client id, or `app-` and the app id with `:` as `-`), so an app
+///     that signs in with providers on iOS needs one.
 /// - `apps.android` (list of objects, default `[]`): each `{"packageName", "sha256CertFingerprints", "minimumVersion"}`.
 ///   - `packageName` (string, required): the application id (`com.example.app`).
 ///   - `sha256CertFingerprints` (list of strings, required): SHA-256 fingerprints of the signing certificates,
@@ -18,11 +22,15 @@ package struct AppsConfiguration: Sendable, Equatable {
         package var teamID: String
         package var bundleID: String
         package var appStoreID: String?
+        package var clientID: String?
+        package var googleAppID: String?
 
-        package init(teamID: String, bundleID: String, appStoreID: String? = nil) {
+        package init(teamID: String, bundleID: String, appStoreID: String? = nil, clientID: String? = nil, googleAppID: String? = nil) {
             self.teamID = teamID
             self.bundleID = bundleID
             self.appStoreID = appStoreID
+            self.clientID = clientID
+            self.googleAppID = googleAppID
         }
 
         /// `TEAMID.bundle.id`, the form Apple's association file names apps by.
@@ -55,7 +63,7 @@ package struct AppsConfiguration: Sendable, Equatable {
     package func androidApp(packageName: String) -> AndroidApp? { android.first { $0.packageName == packageName } }
 
     init(_ read: inout ConfigSectionReader) {
-        ios = read.objectList("apps.ios", fields: ["teamId", "bundleId", "appStoreId"]).compactMap { Self.iOSApp(&read, $0) }
+        ios = read.objectList("apps.ios", fields: ["teamId", "bundleId", "appStoreId", "clientId", "googleAppId"]).compactMap { Self.iOSApp(&read, $0) }
         android = read.objectList("apps.android", fields: ["packageName", "sha256CertFingerprints", "minimumVersion"]).compactMap {
             Self.androidApp(&read, $0)
         }
@@ -81,7 +89,16 @@ package struct AppsConfiguration: Sendable, Equatable {
             read.problems.add("\(prefix).appStoreId", "must be the numeric App Store id")
             isValid = false
         }
-        return isValid ? IOSApp(teamID: teamID, bundleID: bundleID, appStoreID: appStoreID) : nil
+        let clientID = read.string("\(prefix).clientId")
+        let googleAppID = read.string("\(prefix).googleAppId")
+        for (key, value) in [("clientId", clientID), ("googleAppId", googleAppID)] {
+            if let value, ProviderHandoff.iOSScheme(clientID: key == "clientId" ? value : nil, appID: key == "googleAppId" ? value : nil) == nil {
+                read.problems.add("\(prefix).\(key)", "must be the value in the app's GoogleService-Info.plist (letters, digits, . - : +)")
+                isValid = false
+            }
+        }
+        return isValid
+            ? IOSApp(teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, clientID: clientID, googleAppID: googleAppID) : nil
     }
 
     private static func androidApp(_ read: inout ConfigSectionReader, _ prefix: String) -> AndroidApp? {

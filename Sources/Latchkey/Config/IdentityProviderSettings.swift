@@ -2,7 +2,7 @@ import Foundation
 
 /// One identity provider people sign in with (an item of `identityProviders`).
 ///
-/// - `providerId` (string, required): `oidc.` and a name of letters, digits, `.`, `_` or `-` for an OpenID Connect
+/// - `providerId` (string, required): `oidc.` and a name of lower-case letters, digits, `.`, `_` or `-` for an OpenID Connect
 ///   provider of your own; or one of the built-in `google.com`, `apple.com`, `facebook.com`, `yahoo.com`.
 /// - `issuer` (string): the provider's issuer URL, where `/.well-known/openid-configuration` is found. Required for
 ///   `oidc.*`; for a built-in provider it replaces the issuer Latchkey knows (for tests against a local provider).
@@ -83,11 +83,13 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         "tokenEndpointAuthMethod", "pkce", "allowInsecureIssuer", "clockSkewSeconds", "graphURL",
     ]
 
-    /// Whether `id` names a provider of one's own: `oidc.` and 1 to 64 of letters, digits, `.`, `_`, `-`.
+    /// Whether `id` names a provider of one's own: `oidc.` and 1 to 64 of lower-case letters, digits, `.`, `_`, `-`
+    /// (requests name providers in any case, and are read lower-cased, as Firebase reads them).
     package static func isOIDCProviderID(_ id: String) -> Bool {
         guard id.hasPrefix("oidc.") else { return false }
         let name = id.dropFirst(5)
-        return (1...64).contains(name.count) && name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || "._-".unicodeScalars.contains($0) }
+        return (1...64).contains(name.count)
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
     }
 
     /// Reads the provider at `prefix` (`identityProviders.0`); nil, with the problems added, when it is unusable.
@@ -98,7 +100,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         func problem(_ field: String, _ text: String) { problems.append((field, text)) }
         if builtIn == nil, !Self.isOIDCProviderID(id) {
             let names = BuiltInIdentityProvider.allCases.map(\.rawValue).joined(separator: ", ")
-            problem("providerId", "must be oidc. and a name (letters, digits, . _ -), or one of \(names); got \"\(id)\"")
+            problem("providerId", "must be oidc. and a name (lower-case letters, digits, . _ -), or one of \(names); got \"\(id)\"")
         }
         allowsInsecureIssuer = read.bool("\(prefix).allowInsecureIssuer") ?? false
         let issuerText = read.string("\(prefix).issuer")

@@ -17,6 +17,21 @@ struct CodeExchange: Sendable {
         let expires_in: Int?
         let refresh_token: String?
         let error: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id_token = try? container.decodeIfPresent(String.self, forKey: .id_token)
+            access_token = try? container.decodeIfPresent(String.self, forKey: .access_token)
+            // Some providers send the lifetime as a string.
+            expires_in = (try? container.decodeIfPresent(Int.self, forKey: .expires_in))
+                ?? (try? container.decodeIfPresent(String.self, forKey: .expires_in)).flatMap { $0.flatMap(Int.init) }
+            refresh_token = try? container.decodeIfPresent(String.self, forKey: .refresh_token)
+            error = try? container.decodeIfPresent(String.self, forKey: .error)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id_token, access_token, expires_in, refresh_token, error
+        }
     }
 
     let http: ProviderHTTPClient

@@ -58,7 +58,8 @@ package struct ProviderAssertion: Sendable {
                     context: session?.context)
             }
             if credential["id_token"] == nil, let accessToken = credential["access_token"], provider.providerID == BuiltInIdentityProvider.facebook.rawValue {
-                return Asserted(identity: try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider))
+                return Asserted(
+                    identity: try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider), context: session?.context)
             }
             // Any other access token alone proves nothing: its audience cannot be checked.
             guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }

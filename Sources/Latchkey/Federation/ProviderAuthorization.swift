@@ -28,6 +28,8 @@ package struct ProviderAuthorization: Sendable {
     /// Parameters a caller cannot set: they are what makes the request this sign-in's.
     static let reservedParameters: Set<String> = [
         "client_id", "response_type", "scope", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method", "response_mode",
+        // A request object (JAR) could carry every one of those again.
+        "request", "request_uri",
     ]
 
     let providers: ProviderDirectory

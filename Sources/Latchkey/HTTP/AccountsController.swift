@@ -59,6 +59,10 @@ struct AccountsController {
                 sessionID: body.sessionId)
             start.scopes = ProviderAuthorization.scopes(body.oauthScope)
             start.customParameters = body.customParameter ?? [:]
+            // Kept with the session and the pending token: a note for the app, not a store.
+            guard (body.context?.utf8.count ?? 0) <= 4096 else {
+                throw APIError(status: .badRequest, message: "INVALID_ARGUMENT : context is longer than 4096 bytes", rpcStatus: "INVALID_ARGUMENT")
+            }
             start.context = body.context
             let started = try await authorization.start(start)
             (response.authUri, response.sessionId) = (started.authURI, started.sessionID)

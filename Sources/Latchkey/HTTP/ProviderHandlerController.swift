@@ -91,9 +91,11 @@ struct ProviderHandlerController {
     private func handoff(_ query: Parameters) -> ProviderHandoff? {
         let eventID = query.get("eventId").flatMap { (1...128).contains($0.utf8.count) && !$0.containsControlCharacters ? $0 : nil }
         if let bundleID = query.get("ibi") {
-            guard apps.iOSApp(bundleID: bundleID) != nil, let eventID,
-                let scheme = ProviderHandoff.iOSScheme(clientID: query.get("clientId"), appID: query.get("appId"))
-            else { return nil }
+            // The scheme comes from the listed app's own ids, never from the request alone: another app could claim it.
+            guard let app = apps.iOSApp(bundleID: bundleID), let eventID else { return nil }
+            let clientID = query.get("clientId").flatMap { $0 == app.clientID ? $0 : nil }
+            let appID = query.get("appId").flatMap { $0 == app.googleAppID ? $0 : nil }
+            guard clientID != nil || appID != nil, let scheme = ProviderHandoff.iOSScheme(clientID: clientID, appID: appID) else { return nil }
             return .iOS(scheme: scheme, eventID: eventID)
         }
         if let package = query.get("apn") {

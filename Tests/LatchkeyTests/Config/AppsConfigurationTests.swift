@@ -8,11 +8,21 @@ import Testing
             let fingerprint = Array(repeating: "ab", count: 32).joined(separator: ":")
             let configuration = try await workspace.configuration([
                 "apps": [
-                    "ios": [["teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": 987_654_321]],
+                    "ios": [
+                        [
+                            "teamId": "ABCDE12345", "bundleId": "com.example.ios", "appStoreId": 987_654_321,
+                            "clientId": "123-abc.apps.googleusercontent.com", "googleAppId": "1:123:ios:abc",
+                        ]
+                    ],
                     "android": [["packageName": "com.example.android", "sha256CertFingerprints": [fingerprint]]],
                 ]
             ])
-            #expect(configuration.apps.ios == [.init(teamID: "ABCDE12345", bundleID: "com.example.ios", appStoreID: "987654321")])
+            #expect(
+                configuration.apps.ios == [
+                    .init(
+                        teamID: "ABCDE12345", bundleID: "com.example.ios", appStoreID: "987654321", clientID: "123-abc.apps.googleusercontent.com",
+                        googleAppID: "1:123:ios:abc")
+                ])
             #expect(configuration.apps.android == [.init(packageName: "com.example.android", sha256CertFingerprints: [fingerprint.uppercased()])])
             #expect(try await workspace.configuration().apps == AppsConfiguration())
             #expect(try await workspace.configuration(["apps.ios": [String]()]).apps == AppsConfiguration())
@@ -28,6 +38,7 @@ import Testing
         (#"{"ios":[{"teamId":"ABCDE12345","bundleId":"example"}]}"#, "apps.ios.0.bundleId:"),
         (#"{"ios":[{"teamId":"ABCDE12345"}]}"#, "apps.ios.0.bundleId:"),
         (#"{"ios":[{"teamId":"ABCDE12345","bundleId":"com.example.ios","appStoreId":"id123"}]}"#, "apps.ios.0.appStoreId:"),
+        (#"{"ios":[{"teamId":"ABCDE12345","bundleId":"com.example.ios","clientId":"a b"}]}"#, "apps.ios.0.clientId:"),
         (
             #"{"ios":[{"teamId":"ABCDE12345","bundleId":"com.example.ios"},{"teamId":"ABCDE12345","bundleId":"com.example.ios"}]}"#,
             "apps.ios: lists the same app twice"

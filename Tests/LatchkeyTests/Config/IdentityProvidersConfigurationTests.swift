@@ -39,6 +39,7 @@ import Testing
         (#"{"providerId":"corp","issuer":"https://sso.example","clientId":"c"}"#, "identityProviders.0.providerId:"),
         (#"{"providerId":"oidc.","issuer":"https://sso.example","clientId":"c"}"#, "identityProviders.0.providerId:"),
         (#"{"providerId":"oidc.a b","issuer":"https://sso.example","clientId":"c"}"#, "identityProviders.0.providerId:"),
+        (#"{"providerId":"oidc.Corp","issuer":"https://sso.example","clientId":"c"}"#, "identityProviders.0.providerId:"),
         (#"{"providerId":"oidc.corp","clientId":"c"}"#, "identityProviders.0.issuer: is required"),
         (#"{"providerId":"oidc.corp","issuer":"http://sso.example","clientId":"c"}"#, "identityProviders.0.issuer: must be an https URL"),
         (#"{"providerId":"oidc.corp","issuer":"https://sso.example?x=1","clientId":"c"}"#, "identityProviders.0.issuer:"),

@@ -51,7 +51,9 @@ import Testing
     @Test func theAuthorizationURLIsThisSignInsAndNoOneElses() async throws {
         try await withCodeFlow { client, provider in
             let (url, sessionID) = try await start(
-                client, #","oauthScope":"email,groups offline_access","customParameter":{"prompt":"login","state":"mine","client_id":"other"},"sessionId":"s-1""#)
+                client,
+                #","oauthScope":"email,groups offline_access","customParameter":{"prompt":"login","state":"mine","client_id":"other","request":"jwt"},"sessionId":"s-1""#
+            )
             #expect(sessionID == "s-1")
             #expect("\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? 0)\(url.path)" == "\(provider.issuer)/oauth2/authorize")
             var query: [String: String] = [:]
@@ -62,6 +64,7 @@ import Testing
             #expect(query["client_id"] == "latchkey-client" && query["redirect_uri"] == Self.continueURI && query["response_type"] == "code")
             #expect(query["scope"] == "openid email profile groups offline_access")
             #expect(query["code_challenge_method"] == "S256" && query["code_challenge"]?.count == 43 && query["prompt"] == "login")
+            #expect(query["request"] == nil)
             let state = try #require(query["state"])
             #expect(state.count >= 43 && state != "mine" && (query["nonce"]?.count ?? 0) >= 43 && query["nonce"] != state)
             let again = try await start(client)
@@ -90,6 +93,10 @@ import Testing
                 (#"{"providerId":"oidc.nope","continueUri":"\#(Self.continueURI)"}"#, "INVALID_PROVIDER_ID"),
                 (#"{"providerId":"oidc.off","continueUri":"\#(Self.continueURI)"}"#, "OPERATION_NOT_ALLOWED"),
                 (#"{"continueUri":"\#(Self.continueURI)"}"#, "MISSING_IDENTIFIER"),
+                (
+                    #"{"providerId":"oidc.mock","continueUri":"\#(Self.continueURI)","context":"\#(String(repeating: "c", count: 4097))"}"#,
+                    "INVALID_ARGUMENT : context is longer than 4096 bytes"
+                ),
             ]
             for (body, expected) in cases {
                 let answer = try await client.post("/v1/accounts:createAuthUri", json: body)

@@ -22,7 +22,7 @@ import Testing
             ]
             let overrides: [String: Any] = [
                 "identityProviders": [settings], "authorizedDomains": ["app.example.com", "auth.example.com"],
-                "apps.ios": [["teamId": "ABCDE12345", "bundleId": "com.example.app"]],
+                "apps.ios": [["teamId": "ABCDE12345", "bundleId": "com.example.app", "clientId": "123-abc.apps.googleusercontent.com"]],
                 "apps.android": [["packageName": "com.example.app", "sha256CertFingerprints": [Self.fingerprint]]],
             ]
             try await withApp(overrides, clock: FixedClock(Date())) { client, _, _ in try await body(client, provider) }
@@ -141,6 +141,9 @@ import Testing
                 "apiKey=\(key)&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fevil.example.net%2F",
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.other.app&clientId=1.apps.googleusercontent.com&eventId=E",
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&eventId=E",
+                // The listed app's bundle id with another client id: its scheme could be anyone's app.
+                "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&clientId=evil.attacker&eventId=E",
+                "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&appId=1:2:ios:3&eventId=E",
                 "apiKey=\(key)&providerId=oidc.mock&apn=com.other.app&eventId=E",
                 "apiKey=\(key)&providerId=oidc.nope&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
                 "apiKey=wrong&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fapp.example.com%2F",

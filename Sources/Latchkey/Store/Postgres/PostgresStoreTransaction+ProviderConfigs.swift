@@ -7,7 +7,11 @@ extension PostgresStoreTransaction {
     }
 
     func providerConfigs(_ kind: ProviderConfig.Kind, after: String?, limit: Int) async throws -> [ProviderConfig] {
-        try await rows("SELECT * FROM provider_configs WHERE kind = \(kind.rawValue) AND id > \(after ?? "") ORDER BY id LIMIT \(limit)")
+        // Byte order, as SQLite and Swift compare: the database's collation could order ids otherwise and skip some.
+        try await rows(
+            """
+            SELECT * FROM provider_configs WHERE kind = \(kind.rawValue) AND id COLLATE "C" > \(after ?? "") ORDER BY id COLLATE "C" LIMIT \(limit)
+            """)
             .compactMap(Self.providerConfig)
     }
 

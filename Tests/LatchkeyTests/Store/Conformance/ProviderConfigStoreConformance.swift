@@ -24,6 +24,14 @@ import Testing
             #expect(first.map(\.providerID) == ["oidc.a", "oidc.b"])
             #expect(try await store.read { try await $0.providerConfigs(.oidc, after: "oidc.b", limit: 2) }.map(\.providerID) == ["oidc.c"])
             #expect(try await store.read { try await $0.providerConfigs(.builtIn, after: nil, limit: 10) } == [Self.config("yahoo.com", kind: .builtIn)])
+            // Byte order whatever the database's collation, which could put `oidc.a-c` after `oidc.ab` and skip one.
+            _ = try await store.write { try await $0.insert(Self.config("oidc.a-c")) }
+            var paged: [String] = []
+            while let next = try await store.read({ [after = paged.last] in try await $0.providerConfigs(.oidc, after: after, limit: 1) }).first {
+                paged.append(next.providerID)
+            }
+            #expect(paged == ["oidc.a", "oidc.a-c", "oidc.b", "oidc.c"])
+            _ = try await store.write { try await $0.deleteProviderConfig(id: "oidc.a-c") }
 
             var changed = Self.config("oidc.b")
             (changed.isEnabled, changed.displayName, changed.sealedClientSecret, changed.responseType) = (false, nil, nil, .idToken)
