@@ -29,6 +29,26 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
         }
     }
 
+    /// Where an app learns that its sign-in could not start, as the SDKs read it (`firebaseError`, a JSON object with
+    /// `code` and `message`); nil for a web page, which gets a page instead.
+    func failure(code: String, message: String, authDomain: String) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let error = String(decoding: (try? encoder.encode(["code": code, "message": message])) ?? Data(), as: UTF8.self)
+        switch self {
+        case .web:
+            return nil
+        case .iOS(let scheme, let eventID):
+            let callback =
+                "https://\(authDomain)/__/auth/callback?"
+                + QueryString.encode([("authType", "signInWithRedirect"), ("firebaseError", error), ("eventId", eventID)])
+            return "\(scheme)://firebaseauth/link?" + QueryString.encode([("deep_link_id", callback)])
+        case .android(let packageName, let eventID):
+            return "intent://firebase.auth/#Intent;scheme=genericidp;package=\(packageName);S.authType=signInWithRedirect;"
+                + "S.eventId=\(eventID.percentEncodedForQuery);S.firebaseError=\(error.percentEncodedForQuery);B.encryptionEnabled=false;end;"
+        }
+    }
+
     /// The URL scheme the iOS SDK listens on: the reversed OAuth client id (`com.googleusercontent.apps.123`), or
     /// `app-` and the Google app id with `:` as `-`. Nil when neither is plausible.
     static func iOSScheme(clientID: String?, appID: String?) -> String? {

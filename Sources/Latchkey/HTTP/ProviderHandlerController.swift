@@ -83,7 +83,11 @@ struct ProviderHandlerController {
             return response
         } catch let refusal as SignInError {
             context.logger.debug("Provider sign-in not started", metadata: ["provider": "\(providerID)", "refusal": "\(refusal.code)"])
-            return page(.damaged, status: .badRequest, language: language)
+            // An app gets the error back in its own URL, so that its SDK reports it instead of waiting on this page.
+            guard let back = handoff.failure(code: Self.sdkCode(refusal), message: refusal.message, authDomain: authDomain) else {
+                return page(.damaged, status: .badRequest, language: language)
+            }
+            return redirect(to: back)
         }
     }
 
@@ -119,7 +123,6 @@ struct ProviderHandlerController {
             let handoff = ProviderHandoff(json: session.handoff), session.redirectURI == ownURL(request)
         else { return page(.expired, status: .gone, language: language) }
         let link = session.redirectURI + (inFragment ? "#" : "?") + QueryString.encode(answer)
-        let authDomain = (publicURL.host() ?? "") + (publicURL.port.map { ":\($0)" } ?? "")
         var response = redirect(to: handoff.destination(link: link, sessionID: session.sessionID, providerID: session.providerID, authDomain: authDomain))
         response.setCookie(expected)  // spent: Max-Age 0
         return response
@@ -132,6 +135,17 @@ struct ProviderHandlerController {
         return Cookie(
             name: "lk_idp_" + mac.prefix(12), value: mac, maxAge: maxAge, path: path, secure: publicURL.scheme == "https", httpOnly: true,
             sameSite: .lax)
+    }
+
+    /// The host (and port) of the public URL: the auth domain the iOS SDK's callback URLs name.
+    private var authDomain: String { (publicURL.host() ?? "") + (publicURL.port.map { ":\($0)" } ?? "") }
+
+    /// The SDKs' name for why a sign-in could not start (`auth/…`); a provider that cannot be reached is a network error.
+    static func sdkCode(_ refusal: SignInError) -> String {
+        switch refusal {
+        case .invalidIDPResponse: "auth/network-request-failed"
+        default: "auth/" + refusal.code.lowercased().replacingOccurrences(of: "_", with: "-")
+        }
     }
 
     /// This page's own URL at the public address: the redirect URI registered at providers.

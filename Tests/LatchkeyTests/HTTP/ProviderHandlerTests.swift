@@ -124,6 +124,31 @@ import Testing
         }
     }
 
+    /// An app whose sign-in cannot start gets the error in its own URL (`firebaseError`), as its SDK expects, rather
+    /// than a page it would wait on.
+    @Test func anAppLearnsWhyItsSignInCouldNotStart() async throws {
+        try await withHandler { client, _ in
+            let ios = try await client.execute(
+                uri: "/__/auth/handler?apiKey=\(TestWorkspace.apiKey)&providerId=oidc.nope&ibi=com.example.app&clientId=123-abc.apps.googleusercontent.com&eventId=E3",
+                method: .get)
+            #expect(ios.status == .found)
+            let location = try #require(ios.headers[.location])
+            let deepLink = try #require(URLComponents(string: location))
+            #expect(deepLink.scheme == "com.googleusercontent.apps.123-abc")
+            let deepLinkID = try #require(deepLink.queryItems?.first { $0.name == "deep_link_id" }?.value)
+            let callback = Dictionary(uniqueKeysWithValues: (URLComponents(string: deepLinkID)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let firebaseError = try #require(callback["firebaseError"])
+            let error = try #require(try JSONSerialization.jsonObject(with: Data(firebaseError.utf8)) as? [String: String])
+            #expect(error["code"] == "auth/invalid-provider-id" && callback["eventId"] == "E3" && callback["link"] == nil)
+
+            let android = try await client.execute(
+                uri: "/__/auth/handler?apiKey=\(TestWorkspace.apiKey)&providerId=oidc.nope&apn=com.example.app&eventId=E4", method: .get)
+            let intent = try #require(android.headers[.location])
+            #expect(intent.hasPrefix("intent://firebase.auth/#Intent;scheme=genericidp;package=com.example.app;"))
+            #expect(intent.contains("S.firebaseError=") && intent.contains("auth%2Finvalid-provider-id") && !intent.contains("S.link="))
+        }
+    }
+
     @Test func anAndroidAppGetsAnIntent() async throws {
         try await withHandler { client, provider in
             let destination = try await signInAtProvider(client, provider, query: "apn=com.example.app&eventId=E2", subject: "ann-1")
