@@ -14,19 +14,9 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
 
     /// The URL the browser goes to with `link`.
     func destination(link: String, sessionID: String, providerID: String, authDomain: String) -> String {
-        switch self {
-        case .web(let redirectURL):
-            let base = redirectURL.split(separator: "#", maxSplits: 1).first.map(String.init) ?? redirectURL
-            return base + "#" + QueryString.encode([("link", link), ("sessionId", sessionID), ("providerId", providerID)])
-        case .iOS(let scheme, let eventID):
-            let callback =
-                "https://\(authDomain)/__/auth/callback?"
-                + QueryString.encode([("authType", "signInWithRedirect"), ("link", link), ("eventId", eventID)])
-            return "\(scheme)://firebaseauth/link?" + QueryString.encode([("deep_link_id", callback)])
-        case .android(let packageName, let eventID):
-            return "intent://firebase.auth/#Intent;scheme=genericidp;package=\(packageName);S.authType=signInWithRedirect;"
-                + "S.eventId=\(eventID.percentEncodedForQuery);S.link=\(link.percentEncodedForQuery);B.encryptionEnabled=false;end;"
-        }
+        guard case .web(let redirectURL) = self else { return appURL(("link", link), authDomain: authDomain) ?? "" }
+        let base = redirectURL.split(separator: "#", maxSplits: 1).first.map(String.init) ?? redirectURL
+        return base + "#" + QueryString.encode([("link", link), ("sessionId", sessionID), ("providerId", providerID)])
     }
 
     /// Where an app learns that its sign-in could not start, as the SDKs read it (`firebaseError`, a JSON object with
@@ -35,17 +25,22 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let error = String(decoding: (try? encoder.encode(["code": code, "message": message])) ?? Data(), as: UTF8.self)
+        return appURL(("firebaseError", error), authDomain: authDomain)
+    }
+
+    /// The app's URL carrying `result` (`link` or `firebaseError`) with the event id its SDK waits for; nil for the web.
+    private func appURL(_ result: (name: String, value: String), authDomain: String) -> String? {
         switch self {
         case .web:
             return nil
         case .iOS(let scheme, let eventID):
             let callback =
                 "https://\(authDomain)/__/auth/callback?"
-                + QueryString.encode([("authType", "signInWithRedirect"), ("firebaseError", error), ("eventId", eventID)])
+                + QueryString.encode([("authType", "signInWithRedirect"), (result.name, result.value), ("eventId", eventID)])
             return "\(scheme)://firebaseauth/link?" + QueryString.encode([("deep_link_id", callback)])
         case .android(let packageName, let eventID):
             return "intent://firebase.auth/#Intent;scheme=genericidp;package=\(packageName);S.authType=signInWithRedirect;"
-                + "S.eventId=\(eventID.percentEncodedForQuery);S.firebaseError=\(error.percentEncodedForQuery);B.encryptionEnabled=false;end;"
+                + "S.eventId=\(eventID.percentEncodedForQuery);S.\(result.name)=\(result.value.percentEncodedForQuery);B.encryptionEnabled=false;end;"
         }
     }
 

@@ -44,15 +44,8 @@ package struct IDTokenVerifier: Sendable {
 
     private func verifySignature(_ token: String, algorithm: String, kid: String?, metadata: ProviderMetadata) async throws(ProviderFailure) {
         let keys = try await discovery.keys(of: metadata, forKeyID: kid)
-        for key in keys.candidates(kid: kid, algorithm: algorithm) {
-            let collection = JWTKeyCollection()
-            do {
-                try await collection.add(jwk: key)
-                _ = try await collection.verify(token, as: SignatureOnly.self)
-                return
-            } catch {
-                continue
-            }
+        for key in keys.candidates(kid: kid, algorithm: algorithm) where (try? await key.verifier.verify(token, as: SignatureOnly.self)) != nil {
+            return
         }
         throw .invalidResponse(kid.map { keys.contains($0) } == false ? "the ID token names an unknown key" : "the ID token's signature is invalid")
     }

@@ -19,15 +19,13 @@ package struct ProviderDirectory: Sendable {
         return try await store.read { try await $0.providerConfig(id: id) }.flatMap(settings)
     }
 
-    /// A provider the admin API added, as sign-in uses it: the file's global settings (`idp.allowInsecureIssuers`)
-    /// and every default of a provider in the file.
+    /// A provider the admin API added, as sign-in uses it: every default of a provider in the file (discovery applies
+    /// `idp.allowInsecureIssuers` to every provider).
     func settings(of config: ProviderConfig) -> IdentityProviderSettings? {
         guard let issuer = config.issuer.flatMap(URL.init(string:)) ?? BuiltInIdentityProvider(rawValue: config.providerID)?.issuer else { return nil }
-        var settings = IdentityProviderSettings(
+        return IdentityProviderSettings(
             providerID: config.providerID, issuer: issuer, clientID: config.clientID, clientSecret: clientSecret(of: config),
             responseType: config.responseType, displayName: config.displayName, isEnabled: config.isEnabled)
-        settings.allowsInsecureIssuer = file.allowsInsecureIssuers
-        return settings
     }
 
     /// The client secret `config` holds sealed; nil when it has none (or it was sealed under another secret).

@@ -51,7 +51,7 @@ package actor ProviderDiscovery {
         }
         lastKeyFetch[metadata.issuer] = now
         let answer = try await http.get(metadata.jwksURI, "keys")
-        let fetched = try ProviderKeySet(document: answer.body)
+        let fetched = try await ProviderKeySet(document: answer.body)
         keys[metadata.issuer] = Kept(value: fetched, until: lifetime(answer))
         return fetched
     }

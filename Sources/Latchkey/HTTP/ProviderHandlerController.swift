@@ -53,8 +53,7 @@ struct ProviderHandlerController {
     /// The implicit flow's answer, posted by the page's script from the fragment.
     @Sendable func relay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 32 * 1024)
-        guard let answer = QueryString.decode(String(buffer: body))?.map({ ($0.name, $0.value) }),
-            let state = answer.first(where: { $0.0 == "state" })?.1
+        guard let answer = QueryString.decode(String(buffer: body)), let state = answer.first(where: { $0.name == "state" })?.value
         else { return page(.expired, status: .gone, language: Self.language(request)) }
         return try await handOver(state: state, answer: answer, inFragment: true, request, Self.language(request))
     }
