@@ -30,6 +30,11 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         RequesterSummary(ipAddress: clientIP, userAgent: request.headers[.userAgent])
     }
 
+    /// The language `request` asks for (`X-Firebase-Locale`, then `Accept-Language`), for the emails it causes.
+    func language(of request: Request) -> LanguageTag {
+        LanguageTag.preferred(firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
+    }
+
     /// Who sent `request`, and whether with an admin token, for the domain's limits.
     func caller(of request: Request) -> Caller {
         Caller(requester: requester(of: request), isAdmin: isAdmin)

@@ -42,7 +42,9 @@ package func buildApplication(
 
     let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
     let minter = SessionMinter(tokens: tokens, secret: secret)
-    let finisher = SignInFinisher(minter: minter)
+    let secondFactors = configuration.secondFactors.policy
+    let finisher = SignInFinisher(minter: minter, secondFactors: secondFactors)
+    let notices = SecurityNotices(secret: secret, outbox: outbox)
     let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
     let enumerationProtection = configuration.security.emailEnumerationProtection
     let lookup = AccountLookup(
@@ -84,11 +86,18 @@ package func buildApplication(
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(
-            administration: AccountAdministration(store: store, hasher: hasher, clock: clock, finisher: finisher, recentLogin: recentLogin),
+            administration: AccountAdministration(
+                store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup),
+        secondFactors: SecondFactorController(
+            enrollments: SecondFactorEnrollments(
+                store: store, secret: secret, clock: clock, finisher: finisher, notices: notices, policy: secondFactors, recentLogin: recentLogin),
+            signIn: SecondFactorSignIn(store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter),
+            lookup: lookup),
         providerConfigs: ProviderConfigController(
             administration: ProviderConfigAdministration(directory: providers, clock: clock), projectID: configuration.projectID),
-        projectConfig: ProjectConfigController(projectID: configuration.projectID, authorizedDomains: configuration.authorizedDomains),
+        projectConfig: ProjectConfigController(
+            projectID: configuration.projectID, authorizedDomains: configuration.authorizedDomains, secondFactors: secondFactors),
         secureToken: SecureTokenController(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
         wellKnown: WellKnownController(

@@ -8,7 +8,8 @@ import Hummingbird
 func buildRouter(
     projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
     authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
-    accounts: AccountsController, accountUpdates: AccountUpdatesController, providerConfigs: ProviderConfigController,
+    accounts: AccountsController, accountUpdates: AccountUpdatesController, secondFactors: SecondFactorController,
+    providerConfigs: ProviderConfigController,
     projectConfig: ProjectConfigController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
     metricsEndpoint: MetricsController?
@@ -31,11 +32,14 @@ func buildRouter(
             project.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
         }
-        // Identity Toolkit v2: the admin API for identity providers.
+        // Identity Toolkit v2: second factors, and the admin API for identity providers and the project's configuration.
         for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {
-            let project = router.group(RouterPath(prefix)).add(middleware: authentication).group("projects/{projectId}")
-                .add(middleware: ProjectScopeMiddleware(projectID: projectID))
+            let group = router.group(RouterPath(prefix)).add(middleware: authentication)
+            group.addRoutes(secondFactors.endpoints)
+            let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
+            project.addRoutes(secondFactors.endpoints)
             project.addRoutes(providerConfigs.endpoints)
+            project.get("config", use: projectConfig.adminConfig)
             for method in [HTTPRequest.Method.get, .post, .patch, .delete] {
                 project.on("tenants/**", method: method) { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
             }

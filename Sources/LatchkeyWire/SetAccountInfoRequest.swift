@@ -21,6 +21,18 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
     public var emailVerified: Bool?
     /// Sent by Firebase's SDKs; tokens come back only after a user's own password change.
     public var returnSecureToken: Bool?
+    /// Admin only: `{}` or `{"enrollments": []}` removes every second factor (the Admin SDKs' way); listing factors is
+    /// refused, since TOTP factors are enrolled only by their owner.
+    public var mfa: MfaChanges?
+
+    /// The `mfa` member of an update.
+    public struct MfaChanges: Sendable, Codable, Equatable {
+        public var enrollments: [MfaEnrollment]?
+
+        public init(enrollments: [MfaEnrollment]? = nil) {
+            self.enrollments = enrollments
+        }
+    }
 
     public init(
         idToken: String? = nil, localId: String? = nil, email: String? = nil, password: String? = nil, displayName: String? = nil,
@@ -56,5 +68,6 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
         disableUser = container.decodeLenientBool(forKey: .disableUser)
         emailVerified = container.decodeLenientBool(forKey: .emailVerified)
         returnSecureToken = container.decodeLenientBool(forKey: .returnSecureToken)
+        mfa = try container.decodeIfPresent(MfaChanges.self, forKey: .mfa)
     }
 }

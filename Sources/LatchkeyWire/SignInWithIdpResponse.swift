@@ -40,6 +40,9 @@ public struct SignInWithIdpResponse: Sendable, Codable, Equatable {
     public var refreshToken: String?
     /// The ID token's lifetime in seconds, as a decimal string.
     public var expiresIn: String?
+    /// Instead of the tokens, when the account's second factor is asked for.
+    public var mfaPendingCredential: String?
+    public var mfaInfo: [MfaEnrollment]?
 
     public init(providerId: String, federatedId: String, emailVerified: Bool, rawUserInfo: String) {
         self.providerId = providerId

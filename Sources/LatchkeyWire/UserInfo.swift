@@ -16,12 +16,15 @@ public struct UserInfo: Sendable, Codable, Equatable {
     public var lastLoginAt: String?
     /// Present only for an account that signs in by email link.
     public var emailLinkSignin: Bool?
+    /// The account's second factors; absent when it has none.
+    public var mfaInfo: [MfaEnrollment]?
 
     public init(
         localId: String, email: String? = nil, emailVerified: Bool, displayName: String? = nil, photoUrl: String? = nil,
         passwordHash: String? = nil, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool? = nil, createdAt: String,
-        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil
+        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil, mfaInfo: [MfaEnrollment]? = nil
     ) {
+        self.mfaInfo = mfaInfo
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified

@@ -55,6 +55,7 @@ package struct AppConfiguration: Sendable {
     package var apps: AppsConfiguration
     package var development: DevelopmentConfiguration
     package var identityProviders: IdentityProvidersConfiguration
+    package var secondFactors: SecondFactorConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -114,6 +115,7 @@ package struct AppConfiguration: Sendable {
         self.apps = AppsConfiguration(&read)
         self.development = DevelopmentConfiguration(&read)
         self.identityProviders = IdentityProvidersConfiguration(&read, mode: mode, environment: environment)
+        self.secondFactors = SecondFactorConfiguration(&read)
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)

@@ -7,13 +7,17 @@ package struct AccountAdministration: Sendable {
     let hasher: PasswordHasher
     let clock: any WallClock
     let finisher: SignInFinisher
+    let notices: SecurityNotices
     let recentLogin: TimeInterval
 
-    package init(store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, recentLogin: TimeInterval) {
+    package init(
+        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval
+    ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
         self.finisher = finisher
+        self.notices = notices
         self.recentLogin = recentLogin
     }
 
@@ -41,10 +45,12 @@ package struct AccountAdministration: Sendable {
                     stored = account
                 }
                 let current = try await apply(changes, newHash: newHash, to: stored, by: actor, requester: requester, at: now, in: transaction)
-                if newHash != nil, case .user = actor {
-                    // The user's own new password signs them in again: the new session starts with the change itself.
-                    let attempt = SignInFinisher.Attempt(
+                if newHash != nil, case .user(let claims) = actor {
+                    // The user's own new password signs them in again: the new session starts with the change itself, and
+                    // keeps the second factor the user's session passed.
+                    var attempt = SignInFinisher.Attempt(
                         account: current, stored: stored, provider: .password, requester: requester, auditDetail: "password changed")
+                    attempt.secondFactor = .carried(claims.firebase.secondFactorIdentifier)
                     return try await finisher.finish(attempt, at: now, in: transaction).map { ($0.user, $0) }
                 }
                 try await transaction.saveAccount(current, stored: stored)
@@ -55,6 +61,7 @@ package struct AccountAdministration: Sendable {
             throw conflict.refusal
         }
         let (user, finished) = try outcome.get()
+        if changes.removesSecondFactors != nil { notices.nudge() }
         logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
         return (user, try finished.map(finisher.session(for:)))
     }
@@ -89,6 +96,13 @@ package struct AccountAdministration: Sendable {
                     detail: actor.auditName))
         }
         if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
+        if let language = changes.removesSecondFactors, try await transaction.deleteSecondFactors(accountID: current.id) > 0 {
+            try await transaction.record(
+                AuditEvent(
+                    .secondFactorRemoved, at: now, accountID: current.id, email: current.email, requester: requester,
+                    detail: "every factor, by \(actor.auditName)"))
+            try await notices.queue(SecurityNotice(.allFactorsRemoved, language: language, at: now, requester: requester), to: current, at: now, in: transaction)
+        }
         // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
         if let newHash { current.passwordHash = newHash }
         guard newHash != nil || changes.validSince != nil else { return current }

@@ -18,6 +18,8 @@ package struct AccountChanges: Sendable {
     package var isDisabled: Bool?
     /// Admin only.
     package var isEmailVerified: Bool?
+    /// Admin only: removes every second factor (a lost phone), telling the owner by email in this language.
+    package var removesSecondFactors: LanguageTag?
 
     package init() {}
 

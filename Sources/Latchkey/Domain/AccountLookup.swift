@@ -21,7 +21,7 @@ package struct AccountLookup: Sendable {
     package func user(idToken: String) async throws -> UserRecord {
         let claims = try await tokens.verifyIDToken(idToken)
         return try await store.read { transaction in
-            try await Self.check(claims, in: transaction).asyncMap { try await transaction.userRecord($0) }
+            try await Self.check(claims, in: transaction).asyncMap { try await transaction.userRecord($0, describing: true) }
         }.get()
     }
 
@@ -62,7 +62,7 @@ package struct AccountLookup: Sendable {
             }
             var seen = Set<String>()
             var users: [UserRecord] = []
-            for account in found where seen.insert(account.id).inserted { users.append(try await transaction.userRecord(account)) }
+            for account in found where seen.insert(account.id).inserted { users.append(try await transaction.userRecord(account, describing: true)) }
             return users
         }
     }

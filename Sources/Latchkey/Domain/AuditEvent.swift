@@ -11,6 +11,12 @@ package struct AuditEvent: Sendable, Equatable {
         case accountEnabled = "account_enabled"
         case accountDeleted = "account_deleted"
         case rateLimited = "rate_limited"
+        case secondFactorAdded = "second_factor_added"
+        case secondFactorRemoved = "second_factor_removed"
+        /// A first factor passed by an account with second factors; the sign-in waits for a code.
+        case secondFactorRequested = "second_factor_requested"
+        /// A wrong or replayed second-factor code.
+        case secondFactorRefused = "second_factor_refused"
     }
 
     package var kind: Kind

@@ -7,4 +7,13 @@ extension IDTokenClaims {
     func isRecentLogin(at now: Date, within window: TimeInterval) -> Bool {
         now.timeIntervalSince1970 - TimeInterval(authTime) <= window
     }
+
+    /// When the session behind this token signed in (`auth_time`).
+    var authenticatedAt: Date { Date(timeIntervalSince1970: TimeInterval(authTime)) }
+
+    /// What a sign-in made from this token's session (linking an address or a provider) owes the second factor: the
+    /// session's own, carried over, when it passed one; otherwise it is asked for like any first factor's.
+    var carriedSecondFactor: SignInFinisher.SecondFactorStep {
+        firebase.secondFactorIdentifier.map { .carried($0) } ?? .askIfEnrolled
+    }
 }

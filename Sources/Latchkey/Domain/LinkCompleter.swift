@@ -35,12 +35,15 @@ package struct LinkCompleter: Sendable {
     /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
     /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
     ///
+    /// An account with second factors gets a challenge instead of a session (`SignInFinisher`); the code is spent
+    /// either way, and a refused second factor never gives it back.
+    ///
     /// The attempt counts against the per-IP limit on completions (an admin's against none) first, in the same
     /// transaction, so guessing codes is cut off; a full window throws `RateLimited` (audited) before the code is even
     /// looked up.
     package func complete(
         email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, by caller: Caller = Caller(), logger: Logger
-    ) async throws -> Session {
+    ) async throws -> SignInResult {
         let codeHash = secret.hash(code, for: .linkCode)
         let now = clock.now
         let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
@@ -59,7 +62,7 @@ package struct LinkCompleter: Sendable {
         count(verdict)
         let finished = try verdict.get()
         logger.debug("Sign-in link completed", metadata: ["account": "\(finished.user.account.id)", "new": "\(finished.isNewUser)"])
-        return try finisher.session(for: finished)
+        return try finisher.result(for: finished)
     }
 
     /// The rules of a completion, inside its write transaction.
@@ -89,6 +92,7 @@ package struct LinkCompleter: Sendable {
             attempt.account.email = email
             attempt.stored = account
             attempt.auditDetail = "linked to a signed-in account"
+            attempt.secondFactor = claims.carriedSecondFactor
         } else {
             attempt.provesAddressOnly = true
         }

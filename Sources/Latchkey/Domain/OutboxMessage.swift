@@ -6,6 +6,8 @@ package struct OutboxMessage: Sendable {
     package enum Format: String, Sendable {
         /// A `SignInLetter`, rendered into MIME at delivery.
         case signInLetter = "sign-in"
+        /// A `SecurityNotice`, rendered into MIME at delivery.
+        case securityNotice = "security-notice"
         /// Finished MIME bytes: what Latchkey 0.6 and earlier queued, still delivered after an upgrade.
         case mime
     }

@@ -58,7 +58,7 @@ package struct PasswordAccounts: Sendable {
     /// Every attempt counts against the per-IP limit on sign-ins; wrong passwords count per IP and per address too,
     /// and once one of those windows is full every attempt is refused before the password is looked at (an admin
     /// counts against none). A hash made before passwords were pre-hashed is replaced by a current one.
-    package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> Session {
+    package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> SignInResult {
         let requester = caller.requester
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: requester)
         let failureLimits = caller.limits([.init(.passwordPerIP, caller.ipAddress), .init(.passwordPerEmail, email.value)])
@@ -87,6 +87,6 @@ package struct PasswordAccounts: Sendable {
         }
         let finished = try verdict.get()
         logger.debug("Password sign-in", metadata: ["account": "\(finished.user.account.id)"])
-        return try finisher.session(for: finished)
+        return try finisher.result(for: finished)
     }
 }

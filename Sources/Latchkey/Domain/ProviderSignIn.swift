@@ -16,8 +16,9 @@ import Logging
 package struct ProviderSignIn: Sendable {
     /// How a sign-in with a provider ends.
     package enum Outcome: Sendable {
-        /// Signed in or linked; `emailRecycled` when the account's entry for this provider named another user id before.
-        case signedIn(Session, emailRecycled: Bool)
+        /// Signed in or linked (or stopped at the account's second factor); `emailRecycled` when the account's entry for
+        /// this provider named another user id before.
+        case signedIn(SignInResult, emailRecycled: Bool)
         /// The address belongs to an account the provider cannot vouch for: the user signs in there the old way first.
         case needsConfirmation(accountID: String, verifiedProviders: [String])
     }
@@ -64,7 +65,7 @@ package struct ProviderSignIn: Sendable {
         switch try verdict.get() {
         case .finished(let finished, let recycled):
             logger.debug("Provider sign-in", metadata: ["provider": "\(identity.providerID)", "account": "\(finished.user.account.id)"])
-            return .signedIn(try finisher.session(for: finished), emailRecycled: recycled)
+            return .signedIn(try finisher.result(for: finished), emailRecycled: recycled)
         case .needsConfirmation(let accountID, let providers):
             return .needsConfirmation(accountID: accountID, verifiedProviders: providers)
         }
@@ -98,10 +99,11 @@ package struct ProviderSignIn: Sendable {
                 if account.email == nil { (account.email, account.isEmailVerified) = (email, identity.isEmailVerified) }
                 if identity.isEmailVerified, account.email == email { account.isEmailVerified = true }
             }
-            return try await finish(
-                .init(
-                    account: account, stored: stored, provider: provider, identity: entry(identity, account: account.id, now: now), requester: requester,
-                    auditDetail: "linked \(identity.providerID)"))
+            var attempt = SignInFinisher.Attempt(
+                account: account, stored: stored, provider: provider, identity: entry(identity, account: account.id, now: now), requester: requester,
+                auditDetail: "linked \(identity.providerID)")
+            attempt.secondFactor = linking.carriedSecondFactor
+            return try await finish(attempt)
         }
         if let known {
             guard let account = try await transaction.account(id: known.accountID) else { return .refused(.userNotFound) }

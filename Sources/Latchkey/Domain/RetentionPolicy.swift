@@ -30,13 +30,15 @@ package struct RetentionPolicy: Sendable, Equatable {
             (.auditEvents, now.addingTimeInterval(-auditEvents)),
             (.providerSessions, now),
             (.pendingCredentials, now),
+            (.pendingEnrollments, now),
+            (.secondFactorChallenges, now),
         ]
     }
 }
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
 /// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time,
-/// a provider session or pending credential by its expiry.
+/// a provider session, pending credential, pending enrollment or second-factor challenge by its expiry.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
@@ -46,4 +48,6 @@ package enum ExpiringRows: String, Sendable, CaseIterable {
     case auditEvents
     case providerSessions
     case pendingCredentials
+    case pendingEnrollments
+    case secondFactorChallenges
 }

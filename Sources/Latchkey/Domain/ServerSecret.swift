@@ -22,6 +22,10 @@ package struct ServerSecret: Sendable {
         case pendingCredential
         /// The cookie that ties a sign-in the hosted page started to the browser it started in, derived from the state.
         case browserBinding
+        /// The `sessionInfo` of a second-factor enrollment waiting for its first code.
+        case enrollmentSession
+        /// An `mfaPendingCredential`: a first factor passed, waiting for the second.
+        case secondFactorChallenge
     }
 
     /// What a sealed value is: each kind is sealed under its own key.
@@ -32,6 +36,8 @@ package struct ServerSecret: Sendable {
         case signingKey
         /// The client secret of an identity provider added through the admin API.
         case providerSecret
+        /// The shared secret of an authenticator app.
+        case secondFactorSecret
     }
 
     /// The HKDF `info` of each derived key.
@@ -47,6 +53,9 @@ package struct ServerSecret: Sendable {
         case pendingCredential = "latchkey pending credential v1"
         case browserBinding = "latchkey browser binding v1"
         case providerSecretSealing = "latchkey provider secret sealing v1"
+        case enrollmentSession = "latchkey enrollment session v1"
+        case secondFactorChallenge = "latchkey second factor challenge v1"
+        case secondFactorSecretSealing = "latchkey second factor secret sealing v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -61,6 +70,9 @@ package struct ServerSecret: Sendable {
     private let pendingCredentialMAC: HMAC<SHA256>
     private let browserBindingMAC: HMAC<SHA256>
     private let providerSecretSealingKey: SymmetricKey
+    private let enrollmentSessionMAC: HMAC<SHA256>
+    private let secondFactorChallengeMAC: HMAC<SHA256>
+    private let secondFactorSecretSealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -79,6 +91,9 @@ package struct ServerSecret: Sendable {
         pendingCredentialMAC = HMAC(key: derive(.pendingCredential))
         browserBindingMAC = HMAC(key: derive(.browserBinding))
         providerSecretSealingKey = derive(.providerSecretSealing)
+        enrollmentSessionMAC = HMAC(key: derive(.enrollmentSession))
+        secondFactorChallengeMAC = HMAC(key: derive(.secondFactorChallenge))
+        secondFactorSecretSealingKey = derive(.secondFactorSecretSealing)
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -93,6 +108,8 @@ package struct ServerSecret: Sendable {
             case .codeVerifier: codeVerifierMAC
             case .pendingCredential: pendingCredentialMAC
             case .browserBinding: browserBindingMAC
+            case .enrollmentSession: enrollmentSessionMAC
+            case .secondFactorChallenge: secondFactorChallengeMAC
             }
         mac.update(data: Data(token.utf8))
         return Data(mac.finalize())
@@ -114,6 +131,7 @@ package struct ServerSecret: Sendable {
         case .outboxMessage: sealingKey
         case .signingKey: signingKeySealingKey
         case .providerSecret: providerSecretSealingKey
+        case .secondFactorSecret: secondFactorSecretSealingKey
         }
     }
 

@@ -10,22 +10,25 @@ package struct SessionMinter: Sendable {
         self.secret = secret
     }
 
-    /// A fresh refresh token opening a new session signed in with `provider` at `now` (`makeRefreshToken(rotating:)`
-    /// rotates within a session).
-    func makeRefreshToken(signingInWith provider: SignInProvider, at now: Date) -> IssuedRefreshToken {
-        IssuedRefreshToken(token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider)
+    /// A fresh refresh token opening a new session signed in with `provider` (and `secondFactor`, an enrollment id) at
+    /// `now` (`makeRefreshToken(rotating:)` rotates within a session).
+    func makeRefreshToken(signingInWith provider: SignInProvider, secondFactor: String? = nil, at now: Date) -> IssuedRefreshToken {
+        IssuedRefreshToken(
+            token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider, secondFactor: secondFactor)
     }
 
     /// The refresh token that replaces a used one of `session`.
     func makeRefreshToken(rotating session: SessionRecord) -> IssuedRefreshToken {
-        IssuedRefreshToken(token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider)
+        IssuedRefreshToken(
+            token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider, secondFactor: session.secondFactor)
     }
 
     /// The signed ID token and the refresh token for `user`; the ID token names its session (`sid`), so revoking the
     /// session ends the ID token too, even within the second `validSince` is rounded to.
     func session(for user: UserRecord, authTime: Date, refresh: IssuedRefreshToken, now: Date, isNewUser: Bool) throws -> Session {
         let idToken = try tokens.makeIDToken(
-            for: user, authTime: authTime, now: now, sessionID: refresh.sessionID, signInProvider: refresh.provider)
+            for: user, authTime: authTime, now: now, sessionID: refresh.sessionID, signInProvider: refresh.provider,
+            secondFactor: refresh.secondFactor)
         return Session(account: user.account, idToken: idToken, refreshToken: refresh.token, expiresIn: tokens.lifetime, isNewUser: isNewUser)
     }
 }
@@ -37,16 +40,24 @@ struct IssuedRefreshToken: Sendable {
     /// The session (rotation chain): one per sign-in, kept through every refresh.
     let sessionID: String
     let provider: SignInProvider
+    /// The enrollment id of the second factor the session passed.
+    let secondFactor: String?
 
-    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider) {
+    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider, secondFactor: String?) {
         self.token = token
         self.hash = secret.hash(token, for: .refreshToken)
         self.sessionID = sessionID
         self.provider = provider
+        self.secondFactor = secondFactor
     }
 
     /// The row to store.
     func record(now: Date) -> RefreshToken {
         RefreshToken(tokenHash: hash, sessionID: sessionID, createdAt: now)
+    }
+
+    /// The session it opens, signed in at `authTime`.
+    func session(accountID: String, authTime: Date, now: Date) -> SessionRecord {
+        SessionRecord(id: sessionID, accountID: accountID, signInProvider: provider, secondFactor: secondFactor, authTime: authTime, createdAt: now)
     }
 }

@@ -8,7 +8,7 @@ package struct SessionRecord: Sendable, Equatable {
     package var accountID: String
     /// Firebase's `sign_in_provider`, fixed when the session signs in: a refresh never derives it from the account.
     package var signInProvider: SignInProvider
-    /// The second factor the session passed; none until second factors exist.
+    /// The enrollment id of the second factor the session passed, if it passed one; its tokens say so.
     package var secondFactor: String?
     /// When the user signed in; carried through every refresh into `auth_time`.
     package var authTime: Date

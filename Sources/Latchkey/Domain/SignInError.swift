@@ -64,6 +64,32 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidPendingToken
     /// A `continueUri` for a provider sign-in holds a fragment or a `state` parameter.
     case reservedContinueURI
+    case missingIDToken
+    /// `mfa.state` is `DISABLED`.
+    case secondFactorsDisabled
+    /// A phone (SMS) factor, which Latchkey does not offer.
+    case smsNotOffered
+    /// The session signed in anonymously (or otherwise without a factor second factors build on).
+    case unsupportedFirstFactor
+    case unverifiedEmail
+    case secondFactorLimitExceeded
+    /// A second-factor request without TOTP information, or with a kind Latchkey does not offer (SMS).
+    case unsupportedSecondFactor(String)
+    case missingSessionInfo
+    /// The enrollment's `sessionInfo` is unknown, another account's, or finished.
+    case invalidSessionInfo
+    /// The enrollment's `sessionInfo` is past its `finalizeEnrollmentTime`.
+    case sessionExpired
+    case missingCode
+    /// A wrong, malformed or already used TOTP code.
+    case invalidCode
+    /// `mfaSignIn:finalize` without `mfaPendingCredential` (production's code, as the emulator notes).
+    case missingCredential
+    case missingMFAPendingCredential
+    /// Unknown, expired, used, or dead after too many wrong codes.
+    case invalidMFAPendingCredential
+    case missingMFAEnrollmentID
+    case mfaEnrollmentNotFound
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -114,6 +140,22 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidProfileAttribute: "INVALID_PROFILE_ATTRIBUTE"
         case .tenantIDMismatch: "TENANT_ID_MISMATCH"
         case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
+        case .missingIDToken: "MISSING_ID_TOKEN"
+        case .secondFactorsDisabled, .smsNotOffered: "OPERATION_NOT_ALLOWED"
+        case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
+        case .unverifiedEmail: "UNVERIFIED_EMAIL"
+        case .secondFactorLimitExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
+        case .unsupportedSecondFactor: "INVALID_ARGUMENT"
+        case .missingSessionInfo: "MISSING_SESSION_INFO"
+        case .invalidSessionInfo: "INVALID_SESSION_INFO"
+        case .sessionExpired: "SESSION_EXPIRED"
+        case .missingCode: "MISSING_CODE"
+        case .invalidCode: "INVALID_CODE"
+        case .missingCredential: "MISSING_CREDENTIAL"
+        case .missingMFAPendingCredential: "MISSING_MFA_PENDING_CREDENTIAL"
+        case .invalidMFAPendingCredential: "INVALID_MFA_PENDING_CREDENTIAL"
+        case .missingMFAEnrollmentID: "MISSING_MFA_ENROLLMENT_ID"
+        case .mfaEnrollmentNotFound: "MFA_ENROLLMENT_NOT_FOUND"
         }
     }
 
@@ -137,6 +179,15 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidCredentialOrProviderID(let requestURI): "Invalid IdP response/credential: \(requestURI)"
         case .invalidIDPResponse(let reason): reason
         case .reservedContinueURI: "The URL cannot contain fragments or the reserved state query parameter."
+        case .secondFactorsDisabled: "TOTP based MFA not enabled."
+        case .smsNotOffered: "SMS based MFA not enabled."
+        case .unsupportedFirstFactor: "MFA is not available for the given first factor."
+        case .unverifiedEmail: "Need to verify email first before enrolling second factors."
+        case .secondFactorLimitExceeded: "The account already has as many second factors as it may have (mfa.maxFactors)."
+        case .unsupportedSecondFactor(let reason): reason
+        case .missingCredential: "Please set MFA Pending Credential."
+        case .missingMFAPendingCredential: "Request does not have MFA pending credential."
+        case .missingMFAEnrollmentID: "No second factor identifier is provided."
         default: nil
         }
     }

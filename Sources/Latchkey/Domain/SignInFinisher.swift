@@ -1,11 +1,11 @@
 import Foundation
 
 /// The one way a sign-in ends, whatever first factor proved who signs in (an email link, a password, a new anonymous
-/// or password account, a user's own password change, an identity provider).
+/// or password account, a user's own password change, an identity provider), and where the second factor stands.
 ///
 /// Inside the first factor's transaction it applies the takeover rule, writes the account and its email identity,
-/// opens the session and audits the sign-in; after the commit it signs the tokens. Sessions are opened nowhere else,
-/// so a second factor has one place to stand between the first factor and the session.
+/// then either opens the session or, for an account with second factors, keeps a challenge for the code instead; after
+/// the commit it signs the tokens. Sessions are opened nowhere else (`open`).
 package struct SignInFinisher: Sendable {
     /// What a first factor proved.
     package struct Attempt: Sendable {
@@ -21,6 +21,8 @@ package struct SignInFinisher: Sendable {
         /// The identity-provider identity this sign-in proves, saved with the account (after any takeover has removed
         /// the account's other providers).
         package var identity: Identity?
+        /// Whether an enrolled second factor is asked for, or was passed already.
+        package var secondFactor = SecondFactorStep.askIfEnrolled
         package var requester = RequesterSummary()
         /// A few words for the audit event.
         package var auditDetail: String?
@@ -39,23 +41,44 @@ package struct SignInFinisher: Sendable {
         }
     }
 
+    /// Where a sign-in stands with second factors.
+    package enum SecondFactorStep: Sendable, Equatable {
+        /// A first factor: an account with factors is asked for a code before its session opens.
+        case askIfEnrolled
+        /// Signed in already (a user's own password change, linking from a session): the new session carries the
+        /// enrollment id the signed-in session passed, if any.
+        case carried(String?)
+    }
+
     /// A sign-in written to the store, waiting for its tokens.
     package struct Finished: Sendable {
         package let user: UserRecord
-        let refresh: IssuedRefreshToken
+        let step: Step
         package let authTime: Date
         package let isNewUser: Bool
         /// Whether the takeover rule stripped credentials.
         package let tookOver: Bool
 
-        /// The session it opened.
-        package var sessionID: String { refresh.sessionID }
+        /// The session it opened, unless it was stopped at the second factor.
+        package var sessionID: String? {
+            if case .opened(let refresh) = step { refresh.sessionID } else { nil }
+        }
+
+        enum Step: Sendable {
+            case opened(IssuedRefreshToken)
+            case challenged(credential: String, factors: [SecondFactor])
+        }
     }
 
-    let minter: SessionMinter
+    /// A sign-in that could not be asked for a second factor was: an internal fault, answered 500.
+    struct UnexpectedChallenge: Error {}
 
-    package init(minter: SessionMinter) {
+    let minter: SessionMinter
+    let secondFactors: SecondFactorPolicy
+
+    package init(minter: SessionMinter, secondFactors: SecondFactorPolicy = SecondFactorPolicy()) {
         self.minter = minter
+        self.secondFactors = secondFactors
     }
 
     /// Finishes `attempt` inside the caller's transaction. A disabled account is refused (whatever the first factor
@@ -64,34 +87,12 @@ package struct SignInFinisher: Sendable {
         var account = attempt.account
         guard !account.isDisabled else { return .refused(.userDisabled) }
         let tookOver = attempt.provesAddressOnly && attempt.stored.map { !$0.isEmailVerified } == true
-        if tookOver {
-            // Whoever held this account before the address was proven (a password, or a password since removed, an
-            // address set on an anonymous account, another provider's identity) loses it and every session now.
-            account.passwordHash = nil
-            account.validSince = now.wholeSeconds
-            try await transaction.revokeSessions(accountID: account.id, at: now)
-            for identity in try await transaction.identities(accountID: account.id) where identity.providerID != SignInProvider.password.id {
-                try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
-            }
-            for kind in [AuditEvent.Kind.passwordStripped, .sessionsRevoked] {
-                try await transaction.record(
-                    AuditEvent(
-                        kind, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
-                        detail: "address proven by another party"))
-            }
-        }
-        account.lastSignInAt = now
+        if tookOver { try await strip(&account, requester: attempt.requester, at: now, in: transaction) }
+        let factors = try await factorsToAsk(attempt, in: transaction)
+        // The sign-in counts once its second factor is passed too.
+        if factors.isEmpty { account.lastSignInAt = now }
         try await transaction.saveAccount(account, stored: attempt.stored, createsEmailIdentity: attempt.identity == nil)
         if let identity = attempt.identity { try await transaction.save(identity) }
-        // A second factor, once enrolled, is asked for here instead of opening the session (#18).
-        let refresh = minter.makeRefreshToken(signingInWith: attempt.provider, at: now)
-        try await transaction.insert(
-            SessionRecord(id: refresh.sessionID, accountID: account.id, signInProvider: attempt.provider, authTime: now, createdAt: now))
-        try await transaction.insert(refresh.record(now: now))
-        try await transaction.record(
-            AuditEvent(
-                .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
-                detail: attempt.auditDetail ?? (attempt.stored == nil ? "new account" : nil)))
         // A new account has just the identities its address and this sign-in give it.
         var user =
             attempt.stored == nil
@@ -102,12 +103,82 @@ package struct SignInFinisher: Sendable {
             try await transaction.save(email)
             user.identities.append(email)
         }
-        return .accepted(Finished(user: user, refresh: refresh, authTime: now, isNewUser: attempt.stored == nil, tookOver: tookOver))
+        let isNewUser = attempt.stored == nil
+        guard factors.isEmpty else {
+            let credential = ServerSecret.makeToken()
+            try await transaction.insert(
+                SecondFactorChallenge(
+                    credentialHash: minter.secret.hash(credential, for: .secondFactorChallenge), accountID: account.id,
+                    signInProvider: attempt.provider, expiresAt: now.addingTimeInterval(secondFactors.challengeLifetime)))
+            try await transaction.record(
+                AuditEvent(.secondFactorRequested, at: now, accountID: account.id, email: account.email, requester: attempt.requester, detail: attempt.auditDetail))
+            return .accepted(
+                Finished(user: user, step: .challenged(credential: credential, factors: factors), authTime: now, isNewUser: isNewUser, tookOver: tookOver))
+        }
+        let carried = if case .carried(let id) = attempt.secondFactor { id } else { String?.none }
+        let refresh = try await open(accountID: account.id, provider: attempt.provider, secondFactor: carried, authTime: now, at: now, in: transaction)
+        try await transaction.record(
+            AuditEvent(
+                .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
+                detail: attempt.auditDetail ?? (isNewUser ? "new account" : nil)))
+        return .accepted(Finished(user: user, step: .opened(refresh), authTime: now, isNewUser: isNewUser, tookOver: tookOver))
     }
 
-    /// Signs the tokens of a finished sign-in, after its transaction committed.
+    /// Opens a session in the caller's transaction and returns its first refresh token: the only place sessions begin.
+    func open(
+        accountID: String, provider: SignInProvider, secondFactor: String?, authTime: Date, at now: Date, in transaction: any StoreTransaction
+    ) async throws -> IssuedRefreshToken {
+        let refresh = minter.makeRefreshToken(signingInWith: provider, secondFactor: secondFactor, at: now)
+        try await transaction.insert(refresh.session(accountID: accountID, authTime: authTime, now: now))
+        try await transaction.insert(refresh.record(now: now))
+        return refresh
+    }
+
+    /// Whoever held this account before the address was proven (a password, or a password since removed, an address set
+    /// on an anonymous account, another provider's identity, an authenticator) loses it and every session now.
+    private func strip(_ account: inout Account, requester: RequesterSummary, at now: Date, in transaction: any StoreTransaction) async throws {
+        account.passwordHash = nil
+        account.validSince = now.wholeSeconds
+        try await transaction.revokeSessions(accountID: account.id, at: now)
+        for identity in try await transaction.identities(accountID: account.id) where identity.providerID != SignInProvider.password.id {
+            try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
+        }
+        var kinds = [AuditEvent.Kind.passwordStripped, .sessionsRevoked]
+        if try await transaction.deleteSecondFactors(accountID: account.id) > 0 { kinds.append(.secondFactorRemoved) }
+        for kind in kinds {
+            try await transaction.record(
+                AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: "address proven by another party"))
+        }
+    }
+
+    /// The factors `attempt` must pass before its session opens: none unless second factors are on, the first factor
+    /// is one they apply to, and the sign-in has not passed one already.
+    private func factorsToAsk(_ attempt: Attempt, in transaction: any StoreTransaction) async throws -> [SecondFactor] {
+        guard secondFactors.isEnabled, attempt.stored != nil, attempt.secondFactor == .askIfEnrolled,
+            SecondFactorPolicy.supports(firstFactor: attempt.provider)
+        else { return [] }
+        return try await transaction.secondFactors(accountID: attempt.account.id)
+    }
+
+    /// Signs the tokens of a finished sign-in after its transaction committed, or hands back its challenge.
+    package func result(for finished: Finished) throws -> SignInResult {
+        switch finished.step {
+        case .opened(let refresh):
+            .signedIn(try tokens(for: finished.user, refresh: refresh, authTime: finished.authTime, now: finished.authTime, isNewUser: finished.isNewUser))
+        case .challenged(let credential, let factors):
+            .secondFactorRequired(
+                SecondFactorRequired(account: finished.user.account, pendingCredential: credential, factors: factors, isNewUser: finished.isNewUser))
+        }
+    }
+
+    /// The tokens of a sign-in that carries its second factor (`SecondFactorStep.carried`), which is never challenged.
     package func session(for finished: Finished) throws -> Session {
-        try minter.session(
-            for: finished.user, authTime: finished.authTime, refresh: finished.refresh, now: finished.authTime, isNewUser: finished.isNewUser)
+        guard case .signedIn(let session) = try result(for: finished) else { throw UnexpectedChallenge() }
+        return session
+    }
+
+    /// Signs the tokens of a session opened by `open`.
+    func tokens(for user: UserRecord, refresh: IssuedRefreshToken, authTime: Date, now: Date, isNewUser: Bool = false) throws -> Session {
+        try minter.session(for: user, authTime: authTime, refresh: refresh, now: now, isNewUser: isNewUser)
     }
 }

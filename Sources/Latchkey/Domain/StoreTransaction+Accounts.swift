@@ -22,8 +22,10 @@ extension StoreTransaction {
         return try await identities(accountID: account.id).contains { $0.providerID == SignInProvider.password.id }
     }
 
-    /// The account with its identities.
-    func userRecord(_ account: Account) async throws -> UserRecord {
-        UserRecord(account: account, identities: try await identities(accountID: account.id))
+    /// The account with its identities, and with its second factors when `describing` it (`lookup`).
+    func userRecord(_ account: Account, describing: Bool = false) async throws -> UserRecord {
+        UserRecord(
+            account: account, identities: try await identities(accountID: account.id),
+            secondFactors: describing ? try await secondFactors(accountID: account.id) : [])
     }
 }

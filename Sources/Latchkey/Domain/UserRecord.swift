@@ -4,10 +4,13 @@ import Foundation
 package struct UserRecord: Sendable, Equatable {
     package var account: Account
     package var identities: [Identity]
+    /// Loaded only where the account is described (`lookup`), not for every token.
+    package var secondFactors: [SecondFactor]
 
-    package init(account: Account, identities: [Identity]) {
+    package init(account: Account, identities: [Identity], secondFactors: [SecondFactor] = []) {
         self.account = account
         self.identities = identities
+        self.secondFactors = secondFactors
     }
 
     /// Firebase's `allProviders`: each provider once, in the order they were linked.

@@ -32,6 +32,13 @@ struct AccountUpdatesController {
         if case .admin = actor {
             changes.isDisabled = body.disableUser
             changes.isEmailVerified = body.emailVerified
+            if let mfa = body.mfa {
+                // TOTP factors are enrolled by their owners only; an admin can remove them (a lost phone).
+                guard mfa.enrollments?.isEmpty ?? true else {
+                    throw SignInError.unsupportedSecondFactor("Second factors are enrolled by their owners; an admin can only remove them all.")
+                }
+                changes.removesSecondFactors = context.language(of: request)
+            }
         }
         let (updated, session) = try await administration.update(
             account, with: changes, by: actor, requester: context.requester(of: request), logger: context.logger)

@@ -36,10 +36,10 @@ struct AccountsController {
         let body = try await RequestBody.decode(VerifyPasswordRequest.self, from: request, context: context)
         let email = try EmailAddress(requestField: body.email)
         guard let password = body.password, !password.isEmpty else { throw SignInError.missingPassword }
-        let session = try await passwords.signIn(email: email, password: password, by: context.caller(of: request), logger: context.logger)
-        return VerifyPasswordResponse(
-            idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
-            email: email.value)
+        let result = try await passwords.signIn(email: email, password: password, by: context.caller(of: request), logger: context.logger)
+        var response = VerifyPasswordResponse(idToken: nil, refreshToken: nil, expiresIn: nil, localId: result.account.id, email: email.value)
+        response.answer(result)
+        return response
     }
 
     /// With `providerId`, starts a sign-in with that provider; with `identifier` (also), tells how the address signs in.

@@ -23,8 +23,7 @@ struct IdentityToolkitController {
             continueURL: body.continueUrl, canHandleCodeInApp: body.canHandleCodeInApp ?? false, iOSBundleID: body.iOSBundleId,
             androidPackageName: body.androidPackageName, androidInstallApp: body.androidInstallApp ?? false,
             androidMinimumVersion: body.androidMinimumVersion, authorizedDomains: authorizedDomains, apps: apps)
-        let language = LanguageTag.preferred(
-            firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
+        let language = context.language(of: request)
         let returnsLink = body.returnOobLink == true
         if returnsLink, !context.isAdmin { throw APIError.unauthenticated }
         let issued = try await issuer.issue(
@@ -44,10 +43,11 @@ struct IdentityToolkitController {
         if let idToken = body.idToken, !idToken.isEmpty {
             signedIn = try await lookup.authenticate(idToken: idToken).claims
         }
-        let session = try await completer.complete(
+        let result = try await completer.complete(
             email: email, code: code, signedIn: signedIn, by: context.caller(of: request), logger: context.logger)
-        return EmailLinkSigninResponse(
-            idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
-            email: email.value, isNewUser: session.isNewUser)
+        var response = EmailLinkSigninResponse(
+            idToken: nil, refreshToken: nil, expiresIn: nil, localId: result.account.id, email: email.value, isNewUser: result.isNewUser)
+        response.answer(result)
+        return response
     }
 }

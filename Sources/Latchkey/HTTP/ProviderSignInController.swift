@@ -27,14 +27,12 @@ struct ProviderSignInController {
         var response = Self.response(asserted, returningRefreshToken: body.returnRefreshToken == true)
         do {
             switch try await signIn.signIn(identity, linking: linking, autoCreate: body.autoCreate ?? true, by: caller, logger: context.logger) {
-            case .signedIn(let session, let recycled):
-                response.localId = session.account.id
-                response.idToken = session.idToken
-                response.refreshToken = session.refreshToken
-                response.expiresIn = String(session.expiresIn)
-                response.isNewUser = session.isNewUser ? true : nil
+            case .signedIn(let result, let recycled):
+                response.localId = result.account.id
+                response.answer(result)
+                response.isNewUser = result.isNewUser ? true : nil
                 response.emailRecycled = recycled ? true : nil
-                if let email = identity.email, session.account.email == email { response.emailVerified = session.account.isEmailVerified }
+                if let email = identity.email, result.account.email == email { response.emailVerified = result.account.isEmailVerified }
             case .needsConfirmation(let accountID, let verifiedProviders):
                 response.localId = accountID
                 response.needConfirmation = true

@@ -132,3 +132,49 @@ extension SignInWithIdpRequest: RefusedFields {
         }
     }
 }
+
+extension StartMfaEnrollmentRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "idToken" ? .invalidIDToken : nil
+    }
+}
+
+extension FinalizeMfaEnrollmentRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "idToken": .invalidIDToken
+        case "displayName": .invalidProfileAttribute
+        default: nil
+        }
+    }
+}
+
+extension WithdrawMfaRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "idToken": .invalidIDToken
+        case "mfaEnrollmentId": .mfaEnrollmentNotFound
+        default: nil
+        }
+    }
+}
+
+extension StartMfaSignInRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "mfaPendingCredential": .invalidMFAPendingCredential
+        case "mfaEnrollmentId": .mfaEnrollmentNotFound
+        default: nil
+        }
+    }
+}
+
+extension FinalizeMfaSignInRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "mfaPendingCredential": .invalidMFAPendingCredential
+        case "mfaEnrollmentId": .mfaEnrollmentNotFound
+        default: nil
+        }
+    }
+}

@@ -20,3 +20,6 @@ extension ListOAuthIdpConfigsResponse: ResponseEncodable {}
 extension ListDefaultSupportedIdpConfigsResponse: ResponseEncodable {}
 extension EmptyResponse: ResponseEncodable {}
 extension GetProjectConfigResponse: ResponseEncodable {}
+extension StartMfaEnrollmentResponse: ResponseEncodable {}
+extension FinalizeMfaResponse: ResponseEncodable {}
+extension ProjectConfigResource: ResponseEncodable {}

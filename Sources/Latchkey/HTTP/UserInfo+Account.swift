@@ -14,7 +14,20 @@ extension UserInfo {
             disabled: account.isDisabled ? true : nil, createdAt: milliseconds(account.createdAt),
             lastLoginAt: account.lastSignInAt.map(milliseconds),
             // Firebase marks users who sign in by email link; absent otherwise.
-            emailLinkSignin: user.signInMethods.contains("emailLink") ? true : nil)
+            emailLinkSignin: user.signInMethods.contains("emailLink") ? true : nil,
+            mfaInfo: user.secondFactors.isEmpty ? nil : user.secondFactors.map(MfaEnrollment.init(_:)))
+    }
+}
+
+extension MfaEnrollment {
+    /// A factor as `mfaInfo` lists it: never its secret.
+    init(_ factor: SecondFactor) {
+        self.init(mfaEnrollmentId: factor.id, displayName: factor.displayName, enrolledAt: Self.timestamp(factor.enrolledAt))
+    }
+
+    /// RFC 3339 UTC with milliseconds, the one form the iOS SDK parses (`yyyy-MM-dd'T'HH:mm:ss.SSSZ`).
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }
 

@@ -32,17 +32,48 @@ package struct EmailRenderer: Sendable {
         }
     }
 
-    static let templateNames = ["sign-in.subject", "sign-in.txt", "sign-in.html"]
+    /// What a security notice can show.
+    struct NoticeView: MustacheParent {
+        let appName: String
+        let email: String
+        let change: SecurityNotice.Change
+        let factorName: String?
+        let changedAt: String
+        let ipAddress: String?
+        let device: DeviceName
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "appName": appName
+            case "email": email
+            case "factorAdded": change == .factorAdded
+            case "factorRemoved": change == .factorRemoved
+            case "allFactorsRemoved": change == .allFactorsRemoved
+            case "factorName": factorName.map { $0 as Any }
+            case "changedAt": changedAt
+            case "ipAddress": ipAddress.map { $0 as Any }
+            case "browser": device.browser.map { $0 as Any }
+            case "platform": device.platform.map { $0 as Any }
+            default: nil
+            }
+        }
+    }
+
+    static let signInTemplates = ["sign-in.subject", "sign-in.txt", "sign-in.html"]
+    static let noticeTemplates = ["security-notice.subject", "security-notice.txt", "security-notice.html"]
 
     private let library: MustacheLibrary
-    private let languages: TemplateLanguages
+    /// Each letter falls back to English on its own: a language with sign-in emails but no notices still sends its sign-in emails.
+    private let signInLanguages: TemplateLanguages
+    private let noticeLanguages: TemplateLanguages
     private let sender: MailAddress
     private let appName: String
 
     /// Checks that `templates` hold the emails in English, and that every language they are written in makes a valid message.
     package init(templates: TemplateLibrary, sender: MailAddress, appName: String) throws {
         self.library = templates.library
-        self.languages = try TemplateLanguages(templates: templates, family: "email", names: Self.templateNames)
+        self.signInLanguages = try TemplateLanguages(templates: templates, family: "email", names: Self.signInTemplates)
+        self.noticeLanguages = try TemplateLanguages(templates: templates, family: "email", names: Self.noticeTemplates)
         self.sender = sender
         self.appName = appName
         try checkEveryLanguage()
@@ -51,16 +82,36 @@ package struct EmailRenderer: Sendable {
     /// The email `letter` describes, addressed to `recipient`, in the letter's language or the nearest one written.
     package func message(for letter: SignInLetter, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
-        let time = requestedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false))
         let view = SignInView(
             appName: appName, link: letter.link, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
-            requestedAt: time + " UTC", ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
-        let folder = "email/\(languages.folder(for: LanguageTag(letter.language) ?? .english))/"
-        func render(_ name: String) -> String { library.render(view, withTemplate: folder + name) ?? "" }
-        let subject = render("sign-in.subject").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
+            requestedAt: Self.time(requestedAt), ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
+        let folder = "email/\(signInLanguages.folder(for: LanguageTag(letter.language) ?? .english))/"
+        return try message(view, templates: folder + "sign-in", to: recipient, date: requestedAt, messageToken: letter.messageToken)
+    }
+
+    /// The email `notice` describes, addressed to `recipient`.
+    package func message(for notice: SecurityNotice, to recipient: EmailAddress) throws(MailError) -> MailMessage {
+        let changedAt = Date(timeIntervalSince1970: notice.changedAt)
+        let view = NoticeView(
+            appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, changedAt: Self.time(changedAt),
+            ipAddress: notice.ipAddress, device: DeviceName(userAgent: notice.userAgent))
+        let folder = "email/\(noticeLanguages.folder(for: LanguageTag(notice.language) ?? .english))/"
+        return try message(view, templates: folder + "security-notice", to: recipient, date: changedAt, messageToken: notice.messageToken)
+    }
+
+    /// Renders `name.subject`, `name.txt` and `name.html` into one message.
+    private func message(
+        _ view: some MustacheParent, templates name: String, to recipient: EmailAddress, date: Date, messageToken: String
+    ) throws(MailError) -> MailMessage {
+        func render(_ part: String) -> String { library.render(view, withTemplate: "\(name).\(part)") ?? "" }
+        let subject = render("subject").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
         return try MailMessage(
-            from: sender, to: MailAddress(address: recipient.value), subject: subject, textBody: render("sign-in.txt"),
-            htmlBody: render("sign-in.html"), date: requestedAt, messageID: "<\(letter.messageToken)@\(sender.domain)>")
+            from: sender, to: MailAddress(address: recipient.value), subject: subject, textBody: render("txt"), htmlBody: render("html"), date: date,
+            messageID: "<\(messageToken)@\(sender.domain)>")
+    }
+
+    private static func time(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)) + " UTC"
     }
 
     /// Mail is rendered at delivery, long after the API answered: a template whose subject cannot be a header
@@ -68,17 +119,28 @@ package struct EmailRenderer: Sendable {
     private func checkEveryLanguage() throws {
         guard let publicURL = URL(string: "https://auth.example.com"), let recipient = EmailAddress("user@example.com") else { return }
         let settings = try ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"])
-        for folder in languages.all {
+        let requester = RequesterSummary(ipAddress: "192.0.2.1", userAgent: "Check")
+        for folder in signInLanguages.all {
             let language = LanguageTag(folder) ?? .english
             let letter = SignInLetter(
                 link: SignInLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
-                language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0),
-                requester: RequesterSummary(ipAddress: "192.0.2.1", userAgent: "Check"))
-            do {
-                _ = try message(for: letter, to: recipient)
-            } catch {
-                throw StartupError("email templates for \(folder) do not make a valid message: \(error)")
+                language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0), requester: requester)
+            try check(folder) { _ = try message(for: letter, to: recipient) }
+        }
+        for folder in noticeLanguages.all {
+            for change in SecurityNotice.Change.allCases {
+                let notice = SecurityNotice(
+                    change, factorName: "Phone", language: LanguageTag(folder) ?? .english, at: Date(timeIntervalSince1970: 0), requester: requester)
+                try check(folder) { _ = try message(for: notice, to: recipient) }
             }
+        }
+    }
+
+    private func check(_ folder: String, _ render: () throws -> Void) throws {
+        do {
+            try render()
+        } catch {
+            throw StartupError("email templates for \(folder) do not make a valid message: \(error)")
         }
     }
 }

@@ -107,6 +107,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         switch message.format {
         case .mime: return Array(content)
         case .signInLetter: return try renderer.message(for: SignInLetter(decoding: content), to: message.recipient).mimeData()
+        case .securityNotice: return try renderer.message(for: SecurityNotice(decoding: content), to: message.recipient).mimeData()
         }
     }
 

@@ -6,10 +6,16 @@ package struct IDTokenClaims: JWTPayload, Equatable {
     package struct FirebaseClaim: Codable, Sendable, Equatable {
         package var identities: [String: [String]]
         package var signInProvider: String
+        /// `totp` on tokens of a session that passed a second factor; absent otherwise.
+        package var signInSecondFactor: String?
+        /// The enrollment id of that second factor.
+        package var secondFactorIdentifier: String?
 
         enum CodingKeys: String, CodingKey {
             case identities
             case signInProvider = "sign_in_provider"
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
         }
     }
 

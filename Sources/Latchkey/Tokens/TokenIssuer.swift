@@ -26,7 +26,10 @@ package struct TokenIssuer: Sendable {
     }
 
     /// An ID token for `user`, valid for the configured lifetime from `now`, signed by the key active at `now`.
-    package func makeIDToken(for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider) throws -> String {
+    /// With `secondFactor` (an enrollment id) the token says the session passed that TOTP factor.
+    package func makeIDToken(
+        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String? = nil
+    ) throws -> String {
         guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
         let account = user.account
         let issuedAt = now.wholeSeconds
@@ -43,7 +46,9 @@ package struct TokenIssuer: Sendable {
             name: account.displayName,
             picture: account.photoURL,
             sessionID: sessionID,
-            firebase: .init(identities: user.tokenIdentities, signInProvider: signInProvider.id)
+            firebase: .init(
+                identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor.map { _ in SecondFactor.kind },
+                secondFactorIdentifier: secondFactor)
         )
         return try signer.sign(claims)
     }

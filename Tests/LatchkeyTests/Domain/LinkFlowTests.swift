@@ -77,7 +77,7 @@ import Testing
     @Test func refreshKeepsTheOriginalAuthTime() async throws {
         try await withServices { services in
             try await plant("code", for: alice, in: services)
-            let session = try await services.completer.complete(email: alice, code: "code", logger: logger)
+            let session = try await services.completer.complete(email: alice, code: "code", logger: logger).session
             clock.advance(by: 1000)
             let refreshed = try await services.refresher.refresh(token: session.refreshToken, logger: logger)
             #expect(refreshed.account.id == session.account.id && !refreshed.isNewUser)

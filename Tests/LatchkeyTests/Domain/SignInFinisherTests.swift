@@ -71,7 +71,7 @@ import Testing
             let finished = try await store.write { try await finisher.finish(attempt, at: Self.now, in: $0) }.get()
             #expect(!finished.tookOver && finished.user.account.passwordHash == "sha256-bcrypt:x")
             #expect(finished.user.identities.map(\.providerID) == ["password", "google.com"])
-            let (old, new) = try await store.read { tx in (try await tx.session(id: "old"), try await tx.session(id: finished.sessionID)) }
+            let (old, new) = try await store.read { tx in (try await tx.session(id: "old"), try await tx.session(id: finished.sessionID ?? "")) }
             #expect(old?.revokedAt == nil && new?.signInProvider == Self.google && new?.authTime == Self.now)
             #expect(finished.user.tokenIdentities == ["email": ["alice@example.com"], "google.com": ["g-1"]])
         }

@@ -35,12 +35,6 @@ import Testing
             "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","postBody":"\#(postBody)","returnSecureToken":true\#(extra)}"#)
     }
 
-    static func claims(of idToken: Any?) throws -> [String: Any] {
-        let token = try #require(idToken as? String)
-        let payload = try #require(Data(base64Encoded: token.split(separator: ".")[1].description.base64Padded))
-        return try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
-    }
-
     static let alice: [String: String] = ["email": "alice@example.com", "name": "Alice Liddell"]
 
     /// A new identity makes an account; signing in again finds it. Tokens name the provider, lookups list it.
@@ -54,7 +48,7 @@ import Testing
             #expect(first["needConfirmation"] == nil && first["expiresIn"] as? String == "3600")
             let rawUserInfo = try #require(first["rawUserInfo"] as? String)
             #expect(rawUserInfo.contains(#""sub":"alice-1""#) || rawUserInfo.contains(#""sub": "alice-1""#))
-            let firebase = try #require(try Self.claims(of: first["idToken"])["firebase"] as? [String: Any])
+            let firebase = try #require(try decodedClaims(of: first["idToken"])["firebase"] as? [String: Any])
             #expect(firebase["sign_in_provider"] as? String == "oidc.mock")
             #expect((firebase["identities"] as? [String: Any])?["oidc.mock"] as? [String] == ["alice-1"])
 
@@ -115,7 +109,7 @@ import Testing
             let token = try await provider.idToken(subject: "dave-1", claims: ["email": "dave@example.com", "email_verified": true])
             let linked = try await signIn(client, idToken: token, extra: #","idToken":"\#(daveToken)""#).json
             #expect(linked["localId"] as? String == dave["localId"] as? String && linked["idToken"] != nil)
-            let firebase = try #require(try Self.claims(of: linked["idToken"])["firebase"] as? [String: Any])
+            let firebase = try #require(try decodedClaims(of: linked["idToken"])["firebase"] as? [String: Any])
             #expect(firebase["sign_in_provider"] as? String == "oidc.mock")
 
             let erin = try await client.post("/v1/accounts:signUp", json: #"{"email":"erin@example.com","password":"erin-password"}"#).json
@@ -134,7 +128,7 @@ import Testing
             let replacement = try await provider.idToken(subject: "dave-2", claims: ["email": "dave@example.com", "email_verified": true])
             let relinked = try await signIn(client, idToken: replacement, extra: #","idToken":"\#(try #require(linked["idToken"] as? String))""#).json
             #expect(relinked["localId"] as? String == dave["localId"] as? String)
-            let identities = try #require(try Self.claims(of: relinked["idToken"])["firebase"] as? [String: Any])["identities"] as? [String: Any]
+            let identities = try #require(try decodedClaims(of: relinked["idToken"])["firebase"] as? [String: Any])["identities"] as? [String: Any]
             #expect(identities?["oidc.mock"] as? [String] == ["dave-2"])
             let formerToken = try await provider.idToken(subject: "dave-1", claims: ["email": "dave@example.com", "email_verified": false])
             #expect(try await signIn(client, idToken: formerToken).json["needConfirmation"] as? Bool == true)
@@ -217,7 +211,7 @@ import Testing
             let token = try await provider.idToken(subject: "1234567890", claims: ["email": "kim@gmail.com", "email_verified": true])
             let answer = try await signIn(client, idToken: token, providerID: "google.com").json
             #expect(answer["providerId"] as? String == "google.com" && answer["federatedId"] as? String == "https://accounts.google.com/1234567890")
-            let firebase = try #require(try Self.claims(of: answer["idToken"])["firebase"] as? [String: Any])
+            let firebase = try #require(try decodedClaims(of: answer["idToken"])["firebase"] as? [String: Any])
             #expect(firebase["sign_in_provider"] as? String == "google.com")
             #expect((firebase["identities"] as? [String: Any])?["google.com"] as? [String] == ["1234567890"])
         }

@@ -64,6 +64,15 @@ import Testing
                 try db.execute(
                     sql: "INSERT INTO pending_credentials (token_hash, identity, expires_at) VALUES (?, '{}', ?)", arguments: [Data(name.utf8), expiry])
             }
+            try db.execute(sql: "INSERT INTO accounts (id, email, valid_since, created_at) VALUES ('enrolling', 'e@example.com', 0, 0)")
+            for (name, expiry) in [("expired", ago(0.001)), ("current", ago(-0.001))] {
+                try db.execute(
+                    sql: "INSERT INTO pending_enrollments (session_hash, account_id, sealed_secret, expires_at) VALUES (?, 'enrolling', x'00', ?)",
+                    arguments: [Data(name.utf8), expiry])
+                try db.execute(
+                    sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, expires_at) VALUES (?, 'enrolling', 'password', ?)",
+                    arguments: [Data(name.utf8), expiry])
+            }
         }
     }
 
@@ -78,7 +87,7 @@ import Testing
             #expect(
                 removed == [
                     .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
-                    .providerSessions: 1, .pendingCredentials: 1,
+                    .providerSessions: 1, .pendingCredentials: 1, .pendingEnrollments: 1, .secondFactorChallenges: 1,
                 ])
             let left = try await workspace.openDatabase().read { db in
                 [
@@ -90,6 +99,8 @@ import Testing
                     try String.fetchAll(db, sql: "SELECT kind FROM audit_events"),
                     try String.fetchAll(db, sql: "SELECT session_id FROM provider_sessions"),
                     try String.fetchAll(db, sql: "SELECT CAST(token_hash AS TEXT) FROM pending_credentials"),
+                    try String.fetchAll(db, sql: "SELECT CAST(session_hash AS TEXT) FROM pending_enrollments"),
+                    try String.fetchAll(db, sql: "SELECT CAST(credential_hash AS TEXT) FROM second_factor_challenges"),
                 ]
             }
             #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
@@ -100,6 +111,7 @@ import Testing
             #expect(left[5] == ["code_issued"])
             #expect(left[6] == ["current"])
             #expect(left[7] == ["current"])
+            #expect(left[8] == ["current"] && left[9] == ["current"])
             #expect(await sweeper.sweep().removed.values.allSatisfy { $0 == 0 })
         }
     }
@@ -111,6 +123,7 @@ import Testing
         "SELECT id FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE revoked_at < 0 LIMIT 1000)",
         "SELECT id FROM rate_counters WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM audit_events WHERE at < 0 LIMIT 1000",
         "SELECT id FROM provider_sessions WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM pending_credentials WHERE expires_at < 0 LIMIT 1000",
+        "SELECT id FROM pending_enrollments WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM second_factor_challenges WHERE expires_at < 0 LIMIT 1000",
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {
         try await withWorkspace { workspace in

@@ -68,5 +68,20 @@ extension CopiedTable {
                 ("id", .text), ("kind", .text), ("display_name", .text), ("enabled", .boolean), ("issuer", .text), ("client_id", .text),
                 ("sealed_client_secret", .sealed(.providerSecret)), ("response_type", .text), ("created_at", .real),
             ]),
+        CopiedTable(
+            "second_factors", key: ["account_id", "id"],
+            [
+                ("id", .text), ("account_id", .text), ("display_name", .text), ("enrolled_at", .real), ("sealed_secret", .sealed(.secondFactorSecret)),
+                ("last_used_step", .integer),
+            ]),
+        CopiedTable(
+            "pending_enrollments", key: ["id"],
+            [("id", .integer), ("session_hash", .blob), ("account_id", .text), ("sealed_secret", .sealed(.secondFactorSecret)), ("expires_at", .real)]),
+        CopiedTable(
+            "second_factor_challenges", key: ["id"],
+            [
+                ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("failures", .integer),
+                ("expires_at", .real),
+            ]),
     ]
 }

@@ -164,5 +164,47 @@ enum PostgresMigrations {
             );
             """
         ),
+        (
+            // Second factors (sealed secrets), enrollments waiting for their first code, sign-ins waiting for a second factor.
+            "v5: second factors",
+            """
+            CREATE TABLE second_factors (
+                id TEXT NOT NULL,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                display_name TEXT,
+                enrolled_at DOUBLE PRECISION NOT NULL,
+                sealed_secret BYTEA NOT NULL,
+                last_used_step BIGINT NOT NULL,
+                PRIMARY KEY (account_id, id)
+            );
+            CREATE TABLE pending_enrollments (
+                id BIGSERIAL PRIMARY KEY,
+                session_hash BYTEA NOT NULL UNIQUE,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                sealed_secret BYTEA NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX pending_enrollments_by_account ON pending_enrollments(account_id);
+            CREATE INDEX pending_enrollments_by_expiry ON pending_enrollments(expires_at);
+            CREATE TABLE second_factor_challenges (
+                id BIGSERIAL PRIMARY KEY,
+                credential_hash BYTEA NOT NULL UNIQUE,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                sign_in_provider TEXT NOT NULL,
+                failures INTEGER NOT NULL DEFAULT 0,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX second_factor_challenges_by_account ON second_factor_challenges(account_id);
+            CREATE INDEX second_factor_challenges_by_expiry ON second_factor_challenges(expires_at);
+            """
+        ),
+        (
+            // The outbox takes security notices too.
+            "v6: security notices in the outbox",
+            """
+            ALTER TABLE outbox DROP CONSTRAINT outbox_format_check;
+            ALTER TABLE outbox ADD CONSTRAINT outbox_format_check CHECK (format IN ('mime', 'sign-in', 'security-notice'));
+            """
+        ),
     ]
 }

@@ -86,6 +86,13 @@ extension PostgresStoreTransaction {
                 "DELETE FROM provider_sessions WHERE id IN (SELECT id FROM provider_sessions WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
             case .pendingCredentials:
                 "DELETE FROM pending_credentials WHERE id IN (SELECT id FROM pending_credentials WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
+            case .pendingEnrollments:
+                "DELETE FROM pending_enrollments WHERE id IN (SELECT id FROM pending_enrollments WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
+            case .secondFactorChallenges:
+                """
+                DELETE FROM second_factor_challenges WHERE id IN (SELECT id FROM second_factor_challenges WHERE expires_at < \(seconds) LIMIT \(limit))
+                RETURNING 1
+                """
             }
         return try await self.rows(query).count
     }

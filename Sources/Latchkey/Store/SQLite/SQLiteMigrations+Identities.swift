@@ -122,5 +122,72 @@ extension SQLiteMigrations {
             ) WITHOUT ROWID;
             """
         ),
+        (
+            // Second factors (TOTP authenticators, their secrets sealed), enrollments waiting for their first code, and sign-ins
+            // waiting for a second factor; all go with their account. The last two are found by a keyed hash and swept.
+            "v15: second factors",
+            """
+            CREATE TABLE second_factors (
+                id TEXT NOT NULL,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                display_name TEXT,
+                enrolled_at REAL NOT NULL,
+                sealed_secret BLOB NOT NULL,
+                last_used_step INTEGER NOT NULL,
+                PRIMARY KEY (account_id, id)
+            ) WITHOUT ROWID;
+            CREATE TABLE pending_enrollments (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_hash BLOB NOT NULL UNIQUE,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                sealed_secret BLOB NOT NULL,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX pending_enrollments_by_account ON pending_enrollments(account_id);
+            CREATE INDEX pending_enrollments_by_expiry ON pending_enrollments(expires_at);
+            CREATE TABLE second_factor_challenges (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                credential_hash BLOB NOT NULL UNIQUE,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                sign_in_provider TEXT NOT NULL,
+                failures INTEGER NOT NULL DEFAULT 0,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX second_factor_challenges_by_account ON second_factor_challenges(account_id);
+            CREATE INDEX second_factor_challenges_by_expiry ON second_factor_challenges(expires_at);
+            """
+        ),
+        (
+            // The outbox takes security notices too. SQLite cannot change a CHECK constraint, so the table is rebuilt with the
+            // same columns, rows and sequence (ids name the development mailbox's files, so none may be handed out twice).
+            "v16: security notices in the outbox",
+            """
+            CREATE TABLE outbox_v16 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                recipient TEXT NOT NULL,
+                sealed_message BLOB,
+                created_at REAL NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at REAL NOT NULL,
+                lease_until REAL,
+                last_error TEXT,
+                sent_at REAL,
+                format TEXT NOT NULL DEFAULT 'mime' CHECK (format IN ('mime', 'sign-in', 'security-notice')),
+                claim_token TEXT
+            );
+            INSERT INTO outbox_v16 (id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, lease_until, last_error, sent_at,
+                format, claim_token)
+                SELECT id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, lease_until, last_error, sent_at, format,
+                    claim_token
+                FROM outbox;
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox_v16', seq FROM sqlite_sequence WHERE name = 'outbox'
+                AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox_v16');
+            UPDATE sqlite_sequence SET seq = MAX(seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox')) WHERE name = 'outbox_v16';
+            DROP TABLE outbox;
+            ALTER TABLE outbox_v16 RENAME TO outbox;
+            CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+            """
+        ),
     ]
 }

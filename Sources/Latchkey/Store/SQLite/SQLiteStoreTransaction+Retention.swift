@@ -21,6 +21,8 @@ extension SQLiteStoreTransaction {
             case .auditEvents: "SELECT id FROM audit_events WHERE at < ?1 LIMIT ?2"
             case .providerSessions: "SELECT id FROM provider_sessions WHERE expires_at < ?1 LIMIT ?2"
             case .pendingCredentials: "SELECT id FROM pending_credentials WHERE expires_at < ?1 LIMIT ?2"
+            case .pendingEnrollments: "SELECT id FROM pending_enrollments WHERE expires_at < ?1 LIMIT ?2"
+            case .secondFactorChallenges: "SELECT id FROM second_factor_challenges WHERE expires_at < ?1 LIMIT ?2"
             }
         try execute(sql: "DELETE FROM \(rows.table) WHERE id IN (\(sql))", arguments: [seconds, limit])
         return db.changesCount
@@ -43,6 +45,8 @@ extension ExpiringRows {
         case .auditEvents: "audit_events"
         case .providerSessions: "provider_sessions"
         case .pendingCredentials: "pending_credentials"
+        case .pendingEnrollments: "pending_enrollments"
+        case .secondFactorChallenges: "second_factor_challenges"
         }
     }
 }

@@ -18,7 +18,7 @@ enum CopyDeployment {
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-copy-client-secret")
         try Data("copy-secret".utf8).write(to: secret)
         return [
-            "rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]], "authorizedDomains": ["app.example.com"],
+            "rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]], "authorizedDomains": ["app.example.com"], "mfa.state": "ENABLED",
             "identityProviders": [
                 [
                     "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
@@ -40,6 +40,9 @@ enum CopyDeployment {
         let sessionID: String
         /// Erin's `pendingToken`, from her sign-in with the provider.
         let pendingToken: String
+        /// Dave's authenticator, and the challenge his last sign-in stopped at.
+        let authenticator: TestAuthenticator
+        let pendingCredential: String
     }
 
     /// A provider the admin API adds, with its client secret sealed in the store.
@@ -47,19 +50,25 @@ enum CopyDeployment {
     static let admin: HTTPFields = [.authorization: "Bearer \(TestWorkspace.adminToken)"]
 
     /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, Alice is sent a code she has not used
-    /// yet, Erin signs in with the provider and Frank starts to, and an admin adds a provider, which leaves rows in every
-    /// table.
+    /// yet, Dave turns on an authenticator and signs in again up to its code, Carol starts to turn one on, Erin signs in
+    /// with the provider and Frank starts to, and an admin adds a provider, which leaves rows in every table.
     static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
         return try await serve(configuration, clock: clock) { client, mailbox in
-            var tokens: [String: String] = [:]
+            var tokens: [String: [String: Any]] = [:]
             for (index, name) in ["bob", "carol", "dave"].enumerated() {
                 try await client.sendLink(to: "\(name)@example.com")
-                let body = try await client.complete(email: "\(name)@example.com", code: try await mailbox.code(at: index)).json
-                tokens[name] = try #require(body["refreshToken"] as? String)
+                tokens[name] = try await client.complete(email: "\(name)@example.com", code: try await mailbox.code(at: index)).json
             }
-            let refreshed = try await client.refresh(try #require(tokens["bob"])).json
+            let refreshed = try await client.refresh(try #require(tokens["bob"]?["refreshToken"] as? String)).json
             try await client.sendLink(to: "alice@example.com")
+            let aliceCode = try await mailbox.code(at: 3)
+            let (authenticator, _) = try await client.enrollAuthenticator(idToken: try #require(tokens["dave"]?["idToken"] as? String), at: clock.now)
+            try await client.sendLink(to: "dave@example.com")
+            // Message 4 tells Dave his authenticator was added.
+            let challenged = try await client.complete(email: "dave@example.com", code: try await mailbox.code(at: 5)).json
+            let carol = try #require(tokens["carol"]?["idToken"] as? String)
+            #expect(try await client.post("/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(carol)","totpEnrollmentInfo":{}}"#).status == .ok)
             let provider = try await OIDCProviderMock.shared.value
             let erin = try await client.post(
                 "/v1/accounts:signInWithIdp",
@@ -73,9 +82,10 @@ enum CopyDeployment {
                 key: nil, headers: admin)
             #expect(added.status == .ok)
             return Issued(
-                code: try await mailbox.code(at: 3), refreshToken: try #require(refreshed["refresh_token"] as? String),
+                code: aliceCode, refreshToken: try #require(refreshed["refresh_token"] as? String),
                 accountID: try #require(refreshed["user_id"] as? String), authorizationURL: try #require(started["authUri"] as? String),
-                sessionID: try #require(started["sessionId"] as? String), pendingToken: try #require(erin["pendingToken"] as? String))
+                sessionID: try #require(started["sessionId"] as? String), pendingToken: try #require(erin["pendingToken"] as? String),
+                authenticator: authenticator, pendingCredential: try #require(challenged["mfaPendingCredential"] as? String))
         }
     }
 

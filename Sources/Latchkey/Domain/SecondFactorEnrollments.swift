@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+
+/// Turning an authenticator app on and off: `mfaEnrollment:start`, `:finalize` and `:withdraw`.
+///
+/// Enrolling needs a session signed in with a first factor second factors build on, a verified address and (to start)
+/// a recent sign-in. Finishing it ends every other session of the account, since one of them may be an intruder's,
+/// and tells the owner by email; so does removing a factor.
+package struct SecondFactorEnrollments: Sendable {
+    /// An enrollment waiting for its first code: what the app shows (as a QR code) and sends back.
+    package struct Started: Sendable {
+        /// The shared secret in base32, handed out this once.
+        package let sharedSecretKey: String
+        package let sessionInfo: String
+        package let finalizeBy: Date
+    }
+
+    let store: any Store
+    let secret: ServerSecret
+    let clock: any WallClock
+    let finisher: SignInFinisher
+    let notices: SecurityNotices
+    let policy: SecondFactorPolicy
+    let recentLogin: TimeInterval
+
+    package init(
+        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, policy: SecondFactorPolicy,
+        recentLogin: TimeInterval
+    ) {
+        self.store = store
+        self.secret = secret
+        self.clock = clock
+        self.finisher = finisher
+        self.notices = notices
+        self.policy = policy
+        self.recentLogin = recentLogin
+    }
+
+    /// Draws a new shared secret and keeps it, sealed, until the first code or `mfa.totp.enrollmentTtlSeconds`.
+    package func start(_ claims: IDTokenClaims) async throws -> Started {
+        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
+        let now = clock.now
+        let shared = ServerSecret.randomBytes(TOTP.secretLength)
+        let sealed = try secret.seal(Array(shared), for: .secondFactorSecret)
+        let sessionInfo = ServerSecret.makeToken()
+        let expiresAt = now.addingTimeInterval(policy.enrollmentLifetime)
+        let (secret, policy, recentLogin) = (secret, policy, recentLogin)
+        try await store.write { transaction in
+            let (account, factors) = try await Self.eligible(claims, in: transaction).get()
+            guard claims.isRecentLogin(at: now, within: recentLogin) else { throw SignInError.credentialTooOld }
+            guard factors.count < policy.maximumFactors else { throw SignInError.secondFactorLimitExceeded }
+            try await transaction.insert(
+                PendingEnrollment(
+                    sessionHash: secret.hash(sessionInfo, for: .enrollmentSession), accountID: account.id, sealedSecret: sealed, expiresAt: expiresAt))
+        }
+        return Started(sharedSecretKey: shared.base32Encoded(), sessionInfo: sessionInfo, finalizeBy: expiresAt)
+    }
+
+    /// Enrolls the factor whose first code is `code`, and signs the user in again with it: the new session is the only one
+    /// left. A wrong code leaves the enrollment waiting.
+    package func finalize(
+        _ claims: IDTokenClaims, sessionInfo: String, code: String, displayName: String?, language: LanguageTag, requester: RequesterSummary,
+        logger: Logger
+    ) async throws -> Session {
+        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
+        let now = clock.now
+        let sessionHash = secret.hash(sessionInfo, for: .enrollmentSession)
+        let factorID = Account.makeID()
+        let (secret, policy, finisher, notices) = (secret, policy, finisher, notices)
+        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+            let eligible = try await Self.eligible(claims, in: transaction)
+            guard case .accepted((var account, let factors)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
+            guard let pending = try await transaction.pendingEnrollment(sessionHash: sessionHash), pending.accountID == account.id else {
+                return .refused(.invalidSessionInfo)
+            }
+            guard now < pending.expiresAt else { return .refused(.sessionExpired) }
+            let shared = try secret.open(pending.sealedSecret, for: .secondFactorSecret)
+            guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals) else { return .refused(.invalidCode) }
+            guard factors.count < policy.maximumFactors else { return .refused(.secondFactorLimitExceeded) }
+            guard try await transaction.deletePendingEnrollment(sessionHash: sessionHash) else { return .refused(.invalidSessionInfo) }
+            try await transaction.insert(
+                SecondFactor(
+                    id: factorID, accountID: account.id, displayName: displayName, enrolledAt: now, sealedSecret: pending.sealedSecret,
+                    lastUsedStep: step))
+            account.validSince = max(account.validSince, now.wholeSeconds)
+            try await transaction.update(account)
+            try await transaction.revokeSessions(accountID: account.id, at: now)
+            for kind in [AuditEvent.Kind.secondFactorAdded, .sessionsRevoked] {
+                try await transaction.record(
+                    AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: "authenticator enrolled"))
+            }
+            try await notices.queue(
+                SecurityNotice(.factorAdded, factorName: displayName, language: language, at: now, requester: requester), to: account, at: now,
+                in: transaction)
+            let refresh = try await finisher.open(
+                accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: factorID,
+                authTime: claims.authenticatedAt, at: now, in: transaction)
+            return .accepted((try await transaction.userRecord(account), refresh))
+        }
+        let (user, refresh) = try verdict.get()
+        notices.nudge()
+        logger.debug("Second factor enrolled", metadata: ["account": "\(user.account.id)"])
+        return try finisher.tokens(for: user, refresh: refresh, authTime: claims.authenticatedAt, now: now)
+    }
+
+    /// Removes one factor after a recent sign-in. The user gets new tokens without second-factor claims; other sessions
+    /// stay, as in Firebase.
+    package func withdraw(
+        _ claims: IDTokenClaims, factorID: String, language: LanguageTag, requester: RequesterSummary, logger: Logger
+    ) async throws -> Session {
+        let now = clock.now
+        let (recentLogin, finisher, notices) = (recentLogin, finisher, notices)
+        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+            let checked = try await AccountLookup.check(claims, in: transaction)
+            guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
+                return .refused(.mfaEnrollmentNotFound)
+            }
+            guard claims.isRecentLogin(at: now, within: recentLogin) else { return .refused(.credentialTooOld) }
+            guard try await transaction.deleteSecondFactor(id: factor.id, accountID: account.id) else { return .refused(.mfaEnrollmentNotFound) }
+            try await transaction.record(
+                AuditEvent(.secondFactorRemoved, at: now, accountID: account.id, email: account.email, requester: requester, detail: "by the user"))
+            try await notices.queue(
+                SecurityNotice(.factorRemoved, factorName: factor.displayName, language: language, at: now, requester: requester), to: account,
+                at: now, in: transaction)
+            let refresh = try await finisher.open(
+                accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: nil,
+                authTime: claims.authenticatedAt, at: now, in: transaction)
+            return .accepted((try await transaction.userRecord(account), refresh))
+        }
+        let (user, refresh) = try verdict.get()
+        notices.nudge()
+        logger.debug("Second factor withdrawn", metadata: ["account": "\(user.account.id)"])
+        return try finisher.tokens(for: user, refresh: refresh, authTime: claims.authenticatedAt, now: now)
+    }
+
+    /// The account behind `claims` and its factors, if it may enroll one: its session signed in with a first factor second
+    /// factors build on, and its address is verified.
+    private static func eligible(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> Verdict<(Account, [SecondFactor])> {
+        let checked = try await AccountLookup.check(claims, in: transaction)
+        guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+        guard SecondFactorPolicy.supports(firstFactor: SignInProvider(id: claims.firebase.signInProvider)) else { return .refused(.unsupportedFirstFactor) }
+        guard account.email != nil, account.isEmailVerified else { return .refused(.unverifiedEmail) }
+        return .accepted((account, try await transaction.secondFactors(accountID: account.id)))
+    }
+}

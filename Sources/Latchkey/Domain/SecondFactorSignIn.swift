@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+
+/// Finishes a sign-in stopped at the second factor (`mfaSignIn:finalize`): a code from one of the account's authenticator
+/// apps, against the challenge the first factor left (`SignInFinisher`).
+///
+/// Guessing is cut off twice: a challenge dies after `SecondFactorChallenge.maximumFailures` wrong codes, and wrong
+/// codes count per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be
+/// turned into a brute force of the code by signing in again and again. A code's time step is spent once accepted.
+package struct SecondFactorSignIn: Sendable {
+    let store: any Store
+    let secret: ServerSecret
+    let clock: any WallClock
+    let finisher: SignInFinisher
+    let policy: SecondFactorPolicy
+    let limiter: RateLimiter
+
+    package init(
+        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, policy: SecondFactorPolicy, limiter: RateLimiter
+    ) {
+        self.store = store
+        self.secret = secret
+        self.clock = clock
+        self.finisher = finisher
+        self.policy = policy
+        self.limiter = limiter
+    }
+
+    /// The factors that can answer the challenge of `pendingCredential`, which must still be live.
+    package func factors(pendingCredential: String) async throws -> [SecondFactor] {
+        let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
+        let now = clock.now
+        return try await store.read { transaction in
+            guard let challenge = try await transaction.secondFactorChallenge(credentialHash: credentialHash), challenge.isLive(at: now) else {
+                throw SignInError.invalidMFAPendingCredential
+            }
+            return try await transaction.secondFactors(accountID: challenge.accountID)
+        }
+    }
+
+    /// Signs in with `code` from the factor `factorID`. The session keeps the first factor's provider and names the second.
+    package func finalize(pendingCredential: String, factorID: String, code: String, by caller: Caller, logger: Logger) async throws -> Session {
+        let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
+        let now = clock.now
+        guard let challenge = try await store.read({ try await $0.secondFactorChallenge(credentialHash: credentialHash) }), challenge.isLive(at: now)
+        else { throw SignInError.invalidMFAPendingCredential }
+        // Per account, not per caller: an admin's requests count too, since the limit protects the account.
+        let failures = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
+        try await limiter.refuseIfFull(failures, requester: caller.requester)
+        let (secret, policy, finisher, requester) = (secret, policy, finisher, caller.requester)
+        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+            // Read again inside the write, so two requests racing on one challenge see each other's failures and use.
+            guard let challenge = try await transaction.secondFactorChallenge(credentialHash: credentialHash), challenge.isLive(at: now),
+                var account = try await transaction.account(id: challenge.accountID)
+            else { return .refused(.invalidMFAPendingCredential) }
+            guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
+                return .refused(.mfaEnrollmentNotFound)
+            }
+            guard !account.isDisabled else { return .refused(.userDisabled) }
+            let shared = try secret.open(factor.sealedSecret, for: .secondFactorSecret)
+            guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals),
+                try await transaction.useSecondFactorStep(step, factorID: factor.id, accountID: account.id)
+            else {
+                try await transaction.countFailure(ofChallenge: credentialHash)
+                try await transaction.record(
+                    AuditEvent(.secondFactorRefused, at: now, accountID: account.id, email: account.email, requester: requester))
+                return .refused(.invalidCode)
+            }
+            guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
+            account.lastSignInAt = now
+            try await transaction.update(account)
+            let refresh = try await finisher.open(
+                accountID: account.id, provider: challenge.signInProvider, secondFactor: factor.id, authTime: now, at: now, in: transaction)
+            try await transaction.record(
+                AuditEvent(.signInCompleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: "second factor"))
+            return .accepted((try await transaction.userRecord(account), refresh))
+        }
+        if verdict.refusal == .invalidCode { try await limiter.countFailure(failures) }
+        let (user, refresh) = try verdict.get()
+        logger.debug("Second factor passed", metadata: ["account": "\(user.account.id)"])
+        return try finisher.tokens(for: user, refresh: refresh, authTime: now, now: now)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// An email telling an account's owner that the way it signs in changed (a second factor added or removed): stored
+/// sealed in the outbox like a sign-in letter, rendered at delivery.
+package struct SecurityNotice: Sendable, Equatable, Codable {
+    package enum Change: String, Sendable, Codable, CaseIterable {
+        case factorAdded
+        case factorRemoved
+        /// An admin removed every factor.
+        case allFactorsRemoved
+    }
+
+    package var change: Change
+    /// The name the user gave the factor, if any.
+    package var factorName: String?
+    package var language: String
+    /// Unix seconds of the change.
+    package var changedAt: Double
+    package var ipAddress: String?
+    package var userAgent: String?
+    /// The random part of the `Message-ID`, fixed when queued, as for `SignInLetter`.
+    package var messageToken: String
+
+    package init(_ change: Change, factorName: String? = nil, language: LanguageTag, at changedAt: Date, requester: RequesterSummary) {
+        self.change = change
+        self.factorName = factorName
+        self.language = language.value
+        self.changedAt = changedAt.timeIntervalSince1970
+        self.ipAddress = requester.ipAddress
+        self.userAgent = requester.userAgent
+        self.messageToken = ServerSecret.makeToken(bytes: 18)
+    }
+
+    /// Throws `MailError.unreadableLetter` (permanent) when `data` is not a notice.
+    package init(decoding data: Data) throws(MailError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch {
+            throw .unreadableLetter
+        }
+    }
+
+    /// The notice as queued for `recipient`, sealed under `secret`.
+    package func queued(to recipient: EmailAddress, secret: ServerSecret, at now: Date) throws -> OutboxMessage {
+        OutboxMessage(
+            recipient: recipient, format: .securityNotice, sealedContent: try secret.seal(Array(JSONEncoder().encode(self))), createdAt: now)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStoreTransaction {
+    func secondFactors(accountID: String) async throws -> [SecondFactor] {
+        try await rows("SELECT * FROM second_factors WHERE account_id = \(accountID) ORDER BY enrolled_at, id").map { row in
+            SecondFactor(
+                id: try row["id"].decode(String.self), accountID: try row["account_id"].decode(String.self),
+                displayName: try row["display_name"].decode(String?.self),
+                enrolledAt: Date(timeIntervalSince1970: try row["enrolled_at"].decode(Double.self)),
+                sealedSecret: try row["sealed_secret"].decode(Data.self), lastUsedStep: try row["last_used_step"].decode(Int64.self))
+        }
+    }
+
+    func insert(_ factor: SecondFactor) async throws {
+        try await execute(
+            """
+            INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step)
+            VALUES (\(factor.id), \(factor.accountID), \(factor.displayName), \(factor.enrolledAt.timeIntervalSince1970), \(factor.sealedSecret),
+                \(factor.lastUsedStep))
+            """)
+    }
+
+    func deleteSecondFactor(id: String, accountID: String) async throws -> Bool {
+        try await row("DELETE FROM second_factors WHERE account_id = \(accountID) AND id = \(id) RETURNING 1") != nil
+    }
+
+    func deleteSecondFactors(accountID: String) async throws -> Int {
+        try await rows("DELETE FROM second_factors WHERE account_id = \(accountID) RETURNING 1").count
+    }
+
+    func useSecondFactorStep(_ step: Int64, factorID: String, accountID: String) async throws -> Bool {
+        try await row(
+            """
+            UPDATE second_factors SET last_used_step = \(step) WHERE account_id = \(accountID) AND id = \(factorID) AND last_used_step < \(step)
+            RETURNING 1
+            """) != nil
+    }
+
+    func insert(_ enrollment: PendingEnrollment) async throws {
+        try await execute(
+            """
+            INSERT INTO pending_enrollments (session_hash, account_id, sealed_secret, expires_at)
+            VALUES (\(enrollment.sessionHash), \(enrollment.accountID), \(enrollment.sealedSecret), \(enrollment.expiresAt.timeIntervalSince1970))
+            """)
+    }
+
+    func pendingEnrollment(sessionHash: Data) async throws -> PendingEnrollment? {
+        try await row("SELECT * FROM pending_enrollments WHERE session_hash = \(sessionHash)").map { row in
+            PendingEnrollment(
+                sessionHash: try row["session_hash"].decode(Data.self), accountID: try row["account_id"].decode(String.self),
+                sealedSecret: try row["sealed_secret"].decode(Data.self),
+                expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
+        }
+    }
+
+    func deletePendingEnrollment(sessionHash: Data) async throws -> Bool {
+        try await row("DELETE FROM pending_enrollments WHERE session_hash = \(sessionHash) RETURNING 1") != nil
+    }
+
+    func insert(_ challenge: SecondFactorChallenge) async throws {
+        try await execute(
+            """
+            INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, failures, expires_at)
+            VALUES (\(challenge.credentialHash), \(challenge.accountID), \(challenge.signInProvider.id), \(challenge.failures),
+                \(challenge.expiresAt.timeIntervalSince1970))
+            """)
+    }
+
+    func secondFactorChallenge(credentialHash: Data) async throws -> SecondFactorChallenge? {
+        try await row("SELECT * FROM second_factor_challenges WHERE credential_hash = \(credentialHash)").map { row in
+            SecondFactorChallenge(
+                credentialHash: try row["credential_hash"].decode(Data.self), accountID: try row["account_id"].decode(String.self),
+                signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)), failures: try row["failures"].decode(Int.self),
+                expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
+        }
+    }
+
+    func countFailure(ofChallenge credentialHash: Data) async throws {
+        try await execute("UPDATE second_factor_challenges SET failures = failures + 1 WHERE credential_hash = \(credentialHash)")
+    }
+
+    func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool {
+        try await row("DELETE FROM second_factor_challenges WHERE credential_hash = \(credentialHash) RETURNING 1") != nil
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+extension SQLiteStoreTransaction {
+    func secondFactors(accountID: String) async throws -> [SecondFactor] {
+        try rows(sql: "SELECT * FROM second_factors WHERE account_id = ? ORDER BY enrolled_at, id", arguments: [accountID]).map { row in
+            SecondFactor(
+                id: row["id"], accountID: row["account_id"], displayName: row["display_name"],
+                enrolledAt: Date(timeIntervalSince1970: row["enrolled_at"]), sealedSecret: row["sealed_secret"], lastUsedStep: row["last_used_step"])
+        }
+    }
+
+    func insert(_ factor: SecondFactor) async throws {
+        try execute(
+            sql: """
+                INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                factor.id, factor.accountID, factor.displayName, factor.enrolledAt.timeIntervalSince1970, factor.sealedSecret, factor.lastUsedStep,
+            ])
+    }
+
+    func deleteSecondFactor(id: String, accountID: String) async throws -> Bool {
+        try execute(sql: "DELETE FROM second_factors WHERE account_id = ? AND id = ?", arguments: [accountID, id])
+        return db.changesCount == 1
+    }
+
+    func deleteSecondFactors(accountID: String) async throws -> Int {
+        try execute(sql: "DELETE FROM second_factors WHERE account_id = ?", arguments: [accountID])
+        return db.changesCount
+    }
+
+    func useSecondFactorStep(_ step: Int64, factorID: String, accountID: String) async throws -> Bool {
+        try execute(
+            sql: "UPDATE second_factors SET last_used_step = ? WHERE account_id = ? AND id = ? AND last_used_step < ?",
+            arguments: [step, accountID, factorID, step])
+        return db.changesCount == 1
+    }
+
+    func insert(_ enrollment: PendingEnrollment) async throws {
+        try execute(
+            sql: "INSERT INTO pending_enrollments (session_hash, account_id, sealed_secret, expires_at) VALUES (?, ?, ?, ?)",
+            arguments: [enrollment.sessionHash, enrollment.accountID, enrollment.sealedSecret, enrollment.expiresAt.timeIntervalSince1970])
+    }
+
+    func pendingEnrollment(sessionHash: Data) async throws -> PendingEnrollment? {
+        try row(sql: "SELECT * FROM pending_enrollments WHERE session_hash = ?", arguments: [sessionHash]).map { row in
+            PendingEnrollment(
+                sessionHash: row["session_hash"], accountID: row["account_id"], sealedSecret: row["sealed_secret"],
+                expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+        }
+    }
+
+    func deletePendingEnrollment(sessionHash: Data) async throws -> Bool {
+        try execute(sql: "DELETE FROM pending_enrollments WHERE session_hash = ?", arguments: [sessionHash])
+        return db.changesCount == 1
+    }
+
+    func insert(_ challenge: SecondFactorChallenge) async throws {
+        try execute(
+            sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, failures, expires_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                challenge.credentialHash, challenge.accountID, challenge.signInProvider.id, challenge.failures,
+                challenge.expiresAt.timeIntervalSince1970,
+            ])
+    }
+
+    func secondFactorChallenge(credentialHash: Data) async throws -> SecondFactorChallenge? {
+        try row(sql: "SELECT * FROM second_factor_challenges WHERE credential_hash = ?", arguments: [credentialHash]).map { row in
+            SecondFactorChallenge(
+                credentialHash: row["credential_hash"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
+                failures: row["failures"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+        }
+    }
+
+    func countFailure(ofChallenge credentialHash: Data) async throws {
+        try execute(sql: "UPDATE second_factor_challenges SET failures = failures + 1 WHERE credential_hash = ?", arguments: [credentialHash])
+    }
+
+    func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool {
+        try execute(sql: "DELETE FROM second_factor_challenges WHERE credential_hash = ?", arguments: [credentialHash])
+        return db.changesCount == 1
+    }
+}

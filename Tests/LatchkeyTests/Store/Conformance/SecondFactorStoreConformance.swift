@@ -1,0 +1,76 @@
+import Foundation
+import Latchkey
+import Testing
+
+@Suite struct SecondFactorStoreConformance {
+    static let account = Account(id: "acct", email: EmailAddress("ann@example.com"), isEmailVerified: true, validSince: Fixture.now, createdAt: Fixture.now)
+
+    static func factor(_ id: String, step: Int64 = 100, at offset: TimeInterval = 0) -> SecondFactor {
+        SecondFactor(
+            id: id, accountID: account.id, displayName: "Phone \(id)", enrolledAt: Fixture.now.addingTimeInterval(offset),
+            sealedSecret: Data(repeating: 9, count: 60), lastUsedStep: step)
+    }
+
+    /// Factors are listed oldest first, removed one by one or all at once, and go with their account.
+    @Test(arguments: StoreKind.all) func factorsAreListedRemovedAndGoWithTheirAccount(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.write { tx in
+                try await tx.insert(Self.account)
+                for (index, id) in ["b", "a", "c"].enumerated() { try await tx.insert(Self.factor(id, at: TimeInterval(index))) }
+            }
+            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") } == [Self.factor("b"), Self.factor("a", at: 1), Self.factor("c", at: 2)])
+            #expect(try await store.write { try await $0.deleteSecondFactor(id: "a", accountID: "acct") })
+            #expect(try await !store.write { try await $0.deleteSecondFactor(id: "a", accountID: "acct") })
+            #expect(try await !store.write { try await $0.deleteSecondFactor(id: "b", accountID: "other") })
+            #expect(try await store.write { try await $0.deleteSecondFactors(accountID: "acct") } == 2)
+            try await store.write { tx in try await tx.insert(Self.factor("d")) }
+            try await store.write { tx in try await tx.deleteAccount(id: "acct", at: Fixture.now) }
+            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") }.isEmpty)
+        }
+    }
+
+    /// A step is used only when later than the last: of concurrent uses of one step, one wins.
+    @Test(arguments: StoreKind.all) func aStepIsUsedOnceAndNeverAnEarlierOne(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.write { tx in
+                try await tx.insert(Self.account)
+                try await tx.insert(Self.factor("f", step: 100))
+            }
+            #expect(try await !store.write { try await $0.useSecondFactorStep(100, factorID: "f", accountID: "acct") })
+            #expect(try await !store.write { try await $0.useSecondFactorStep(99, factorID: "f", accountID: "acct") })
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<8 { group.addTask { try await store.write { try await $0.useSecondFactorStep(101, factorID: "f", accountID: "acct") } } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(wins == 1)
+            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") }.first?.lastUsedStep == 101)
+        }
+    }
+
+    /// Pending enrollments and challenges are found by their hash and removed once; challenges count their failures.
+    @Test(arguments: StoreKind.all) func enrollmentsAndChallengesAreFoundByHashAndRemovedOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let enrollment = PendingEnrollment(
+                sessionHash: Data(repeating: 1, count: 32), accountID: "acct", sealedSecret: Data(repeating: 2, count: 60),
+                expiresAt: Fixture.now.addingTimeInterval(600))
+            let challenge = SecondFactorChallenge(
+                credentialHash: Data(repeating: 3, count: 32), accountID: "acct", signInProvider: SignInProvider(id: "oidc.corp"),
+                expiresAt: Fixture.now.addingTimeInterval(600))
+            try await store.write { tx in
+                try await tx.insert(Self.account)
+                try await tx.insert(enrollment)
+                try await tx.insert(challenge)
+            }
+            #expect(try await store.read { try await $0.pendingEnrollment(sessionHash: enrollment.sessionHash) } == enrollment)
+            #expect(try await store.read { try await $0.pendingEnrollment(sessionHash: Data(repeating: 4, count: 32)) } == nil)
+            #expect(try await store.write { try await $0.deletePendingEnrollment(sessionHash: enrollment.sessionHash) })
+            #expect(try await !store.write { try await $0.deletePendingEnrollment(sessionHash: enrollment.sessionHash) })
+
+            #expect(try await store.read { try await $0.secondFactorChallenge(credentialHash: challenge.credentialHash) } == challenge)
+            for _ in 0..<2 { try await store.write { try await $0.countFailure(ofChallenge: challenge.credentialHash) } }
+            #expect(try await store.read { try await $0.secondFactorChallenge(credentialHash: challenge.credentialHash) }?.failures == 2)
+            #expect(try await store.write { try await $0.deleteSecondFactorChallenge(credentialHash: challenge.credentialHash) })
+            #expect(try await !store.write { try await $0.deleteSecondFactorChallenge(credentialHash: challenge.credentialHash) })
+        }
+    }
+}
