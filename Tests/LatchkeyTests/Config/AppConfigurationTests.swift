@@ -19,6 +19,22 @@ import Testing
         #expect(configuration.logLevel == .info)
     }
 
+    /// Second factors are off by default; the file turns them on and tunes them, within their ranges.
+    @Test func secondFactorsAreOffByDefaultAndReadFromTheMFASection() async throws {
+        try await withWorkspace { workspace in
+            #expect(try await workspace.configuration().secondFactors.policy == SecondFactorPolicy())
+            let policy = try await workspace.configuration([
+                "mfa": ["state": "ENABLED", "maxFactors": 2, "pendingCredentialTtlSeconds": 120, "totp": ["adjacentIntervals": 0, "enrollmentTtlSeconds": 900]]
+            ]).secondFactors.policy
+            #expect(
+                policy
+                    == SecondFactorPolicy(isEnabled: true, adjacentIntervals: 0, maximumFactors: 2, challengeLifetime: 120, enrollmentLifetime: 900))
+            for bad: [String: Any] in [["mfa.state": "MANDATORY"], ["mfa.totp.adjacentIntervals": 11], ["mfa.maxFactors": 6], ["mfa.pendingCredentialTtlSeconds": 5]] {
+                await #expect(throws: ConfigProblems.self, "\(bad)") { try await workspace.configuration(bad) }
+            }
+        }
+    }
+
     @Test func rateLimitsAreListsOfWindowsWithStandardDefaults() async throws {
         try await withWorkspace { workspace in
             let configuration = try await workspace.configuration([
