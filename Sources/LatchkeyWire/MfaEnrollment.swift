@@ -4,6 +4,10 @@ public struct MfaEnrollment: Sendable, Codable, Equatable {
     /// An empty JSON object, which is all Firebase says of a TOTP factor.
     public struct TotpInfo: Sendable, Codable, Equatable {
         public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
     }
 
     public var mfaEnrollmentId: String

@@ -3,6 +3,11 @@ public struct StartMfaEnrollmentRequest: Sendable, Codable, Equatable {
     /// Any JSON object: the SDKs send `{}` for TOTP, and Latchkey offers nothing for SMS.
     public struct EnrollmentInfo: Sendable, Codable, Equatable {
         public init() {}
+
+        /// Refuses anything but an object, which the synthesized decoder of a struct without fields would not.
+        public init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
     }
 
     public var idToken: String?

@@ -4,7 +4,7 @@ A user asks for a link on `/demo/`, reads it in the development mailbox, and ope
 (signed in without retyping the address), in a fresh profile (asked for the address; a wrong one is refused),
 and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts). And the
 demo's provider buttons, through the hosted `/__/auth/handler` page and the login forms of two real OpenID Connect
-providers on loopback.
+providers on loopback. And a second factor: turning on an authenticator, and the code prompt at the next sign-in.
 
 Screenshots of every step go to `.ci/artifacts/browser-demo/` (not committed). Chromium and chromedriver come
 from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and never downloads anything.
@@ -15,6 +15,7 @@ import os
 import time
 from pathlib import Path
 
+import pyotp
 import pytest
 import requests
 
@@ -27,7 +28,7 @@ from selenium.webdriver.support import expected_conditions as visible  # noqa: E
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from django_oidc import DjangoOIDCProvider  # noqa: E402
-from harness import HTTP_TIMEOUT, REPO  # noqa: E402
+from harness import HTTP_TIMEOUT, PROJECT_ID, REPO  # noqa: E402
 from oidc import OIDCProvider  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -90,17 +91,22 @@ def request_link(driver, server, address, screenshot):
     assert driver.execute_script("return localStorage.getItem('emailForSignIn')") == address
 
 
-def read_link_in_mailbox(driver, server, address, screenshot):
-    """The newest email's sign-in link, read the way a newcomer does: in the development mailbox."""
+def newest_email_in_mailbox(driver, server, address, screenshot, subject=""):
+    """The development mailbox, once its newest email is to `address` (and has `subject` in its subject): its row."""
     driver.get(server.url + "/__/dev/mailbox")
     deadline = time.monotonic() + WAIT
-    while not ((rows := driver.find_elements(By.CSS_SELECTOR, "tr.message")) and address in rows[0].text):
+    while not ((rows := driver.find_elements(By.CSS_SELECTOR, "tr.message")) and address in rows[0].text and subject in rows[0].text):
         if time.monotonic() > deadline:
-            pytest.fail(f"no email to {address} in the mailbox:\n{server.logs()}")
+            pytest.fail(f"no email to {address} ({subject!r}) in the mailbox:\n{server.logs()}")
         time.sleep(0.1)
         driver.refresh()
     screenshot(driver, "mailbox")
-    rows[0].find_element(By.TAG_NAME, "a").click()
+    return rows[0]
+
+
+def read_link_in_mailbox(driver, server, address, screenshot, subject=""):
+    """The newest email's sign-in link, read the way a newcomer does: in the development mailbox."""
+    newest_email_in_mailbox(driver, server, address, screenshot, subject).find_element(By.TAG_NAME, "a").click()
     wait_for(driver, "text")
     link = driver.find_element(By.CSS_SELECTOR, "a.message-link").get_attribute("href")
     screenshot(driver, "message")
@@ -270,3 +276,78 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
     finally:
         mock.stop()
         django.stop()
+
+
+def test_turn_on_an_authenticator_then_sign_in_with_its_code(start_latchkey, open_browser, screenshot):
+    """Signed in by link, the user turns on an authenticator (the key and otpauth:// URI on the page, one code from
+    pyotp); the next link sign-in stops at the code prompt, refuses a code already used, and takes the next one."""
+    server = start_latchkey(**DEMO, mfa={"state": "ENABLED"})
+    address = "erin@example.com"
+    browser = open_browser("user")
+    request_link(browser, server, address, screenshot)
+    browser.get(read_link_in_mailbox(browser, server, address, screenshot))
+    assert_signed_in(browser, address, screenshot)
+    assert wait_for(browser, "no-factors")
+    assert not browser.find_element(By.ID, "factors").is_displayed()
+
+    # Turn on an authenticator: the page shows the key and the URI the Firebase SDKs build from it.
+    browser.find_element(By.ID, "enroll-start").click()
+    secret = wait_for(browser, "enroll-secret").text
+    uri = browser.find_element(By.ID, "enroll-uri")
+    assert len(secret) == 32 and uri.get_attribute("href") == uri.text == (
+        f"otpauth://totp/{PROJECT_ID}:{address}?secret={secret}&issuer={PROJECT_ID}&algorithm=SHA1&digits=6")
+    totp = pyotp.parse_uri(uri.text)
+    assert totp.secret == secret and totp.issuer == PROJECT_ID and totp.name == address
+    screenshot(browser, "enrollment-started")
+    enrollment_code = totp.now()
+    name = browser.find_element(By.ID, "enroll-name")
+    name.clear()
+    name.send_keys("Pixel phone")
+    browser.find_element(By.ID, "enroll-code").send_keys(enrollment_code)
+    browser.find_element(By.ID, "enroll-button").click()
+    WebDriverWait(browser, WAIT).until(lambda driver: "Pixel phone, added" in wait_for(driver, "factors").text)
+    assert not browser.find_element(By.ID, "enroll").is_displayed() and not browser.find_element(By.ID, "no-factors").is_displayed()
+    assert browser.find_element(By.ID, "enroll-start").text == "Add another authenticator"
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    enrolled = json.loads(browser.find_element(By.ID, "claims").text)
+    assert enrolled["firebase"]["sign_in_second_factor"] == "totp"
+    factor_id = enrolled["firebase"]["second_factor_identifier"]
+    screenshot(browser, "authenticator-on")
+    # The user is told; then the notice is the newest email, so the next link is told apart from it.
+    newest_email_in_mailbox(browser, server, address, screenshot, "An authenticator was added")
+
+    browser.get(server.url + "/demo/")
+    wait_for(browser, "sign-out").click()
+    request_link(browser, server, address, screenshot)
+    browser.get(read_link_in_mailbox(browser, server, address, screenshot, subject="Sign in to"))
+    assert "Enter the code from your authenticator" in wait_for(browser, "second-factor").text
+    assert browser.find_element(By.ID, "factor-name").text == "Pixel phone"
+    assert not browser.find_element(By.ID, "factor-choice-field").is_displayed()
+    assert "oobCode" not in browser.current_url and browser.execute_script("return localStorage.getItem('emailForSignIn')") is None
+    screenshot(browser, "code-prompt")
+
+    # The enrollment's code again: its time step was accepted once, so it is refused, and the prompt stays.
+    browser.find_element(By.ID, "code").send_keys(enrollment_code)
+    browser.find_element(By.ID, "code-button").click()
+    assert "(INVALID_CODE)" in wait_for(browser, "error").text
+    assert wait_for(browser, "second-factor")
+    screenshot(browser, "code-refused")
+
+    code = browser.find_element(By.ID, "code")
+    code.clear()
+    code.send_keys(totp.at(time.time() + 30))
+    browser.find_element(By.ID, "code-button").click()
+    claims = assert_signed_in(browser, address, screenshot, "signed-in-with-code")
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert claims["firebase"]["sign_in_provider"] == "password" and claims["firebase"]["sign_in_second_factor"] == "totp"
+    assert claims["firebase"]["second_factor_identifier"] == factor_id and claims["user_id"] == enrolled["user_id"]
+
+    # Remove: the list empties, and the new tokens carry no second factor.
+    WebDriverWait(browser, WAIT).until(lambda driver: "Pixel phone" in wait_for(driver, "factors").text)
+    browser.find_element(By.CSS_SELECTOR, "#factors button").click()
+    assert wait_for(browser, "no-factors")
+    WebDriverWait(browser, WAIT).until(lambda driver: "sign_in_second_factor" not in driver.find_element(By.ID, "claims").text)
+    assert not browser.find_element(By.ID, "factors").is_displayed()
+    assert browser.find_element(By.ID, "enroll-start").text == "Turn on an authenticator"
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    screenshot(browser, "authenticator-removed")

@@ -9,6 +9,11 @@
 // And sign-in with the identity providers Latchkey is configured with: a button sends the browser to the hosted page
 // /__/auth/handler, which signs in at the provider and comes back here with `#link=…&sessionId=…`; the page finishes
 // with accounts:signInWithIdp. Signed in, the same buttons link another provider to the account.
+//
+// And a second factor (TOTP, Identity Toolkit v2): signed in, "Turn on an authenticator" calls
+// mfaEnrollment:start, shows the key and the otpauth:// URI the Firebase SDKs build from it, and mfaEnrollment:finalize
+// checks one code; "Remove" calls mfaEnrollment:withdraw. A sign-in of an account with a factor answers
+// `mfaPendingCredential` instead of tokens: the page asks for a code and finishes with mfaSignIn:finalize.
 "use strict";
 
 const EMAIL_KEY = "emailForSignIn";
@@ -16,7 +21,7 @@ const SESSION_KEY = "latchkeyDemoSession";
 const LINKING_KEY = "latchkeyDemoLinking";
 
 const $ = (id) => document.getElementById(id);
-const sections = ["send", "sent", "confirm", "working", "signed-in"];
+const sections = ["send", "sent", "confirm", "second-factor", "working", "signed-in"];
 
 function show(section) {
   for (const name of sections) $(name).hidden = name !== section;
@@ -28,11 +33,15 @@ function showError(text) {
 }
 
 let apiKey = "";
+let projectId = "";
 let providers = [];
+let session = null; // the signed-in user's tokens
+let pending = null; // a sign-in waiting for its second factor: its mfaPendingCredential
+let enrollment = null; // the sessionInfo of an authenticator being turned on
 
-/** POSTs to an Identity Toolkit method; resolves to the JSON answer or throws an Error whose message is the error code. */
-async function call(method, body) {
-  const response = await fetch(`/v1/accounts:${method}?key=${encodeURIComponent(apiKey)}`, {
+/** POSTs to an Identity Toolkit path; resolves to the JSON answer or throws an Error whose message is the error code. */
+async function post(path, body) {
+  const response = await fetch(`${path}?key=${encodeURIComponent(apiKey)}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
@@ -41,6 +50,11 @@ async function call(method, body) {
   if (!response.ok) throw new Error((answer.error && answer.error.message) || `HTTP ${response.status}`);
   return answer;
 }
+
+/** A v1 method (`/v1/accounts:lookup`). */
+const call = (method, body) => post(`/v1/accounts:${method}`, body);
+/** A second-factor method, v2 only (`/v2/accounts/mfaEnrollment:start`). */
+const callV2 = (method, body) => post(`/v2/accounts/${method}`, body);
 
 /** Firebase's isSignInWithEmailLink: the link's code and mode, handed over by /__/auth/action. */
 function signInLink() {
@@ -68,11 +82,33 @@ function explain(code) {
     FEDERATED_USER_ID_ALREADY_LINKED: "That provider account already signs in to an account.",
     EMAIL_EXISTS: "That provider's address belongs to another account.",
     INVALID_IDP_RESPONSE: "The provider's answer could not be accepted. Try again.",
+    INVALID_CODE: "That code is wrong or was already used. Enter the newest code your authenticator shows.",
+    MISSING_CODE: "Enter the 6-digit code from your authenticator.",
+    INVALID_MFA_PENDING_CREDENTIAL: "This sign-in expired or had too many wrong codes. Sign in again.",
+    SESSION_EXPIRED: "Turning on the authenticator took too long. Start again.",
+    INVALID_SESSION_INFO: "This authenticator setup is no longer valid. Start again.",
+    CREDENTIAL_TOO_OLD_LOGIN_AGAIN: "For your safety, sign out and sign in again before changing your authenticators.",
+    UNVERIFIED_EMAIL: "Verify your email address first: sign in with an email link.",
+    SECOND_FACTOR_LIMIT_EXCEEDED: "This account has as many authenticators as it may. Remove one first.",
+    MFA_ENROLLMENT_NOT_FOUND: "That authenticator was already removed.",
+    OPERATION_NOT_ALLOWED: "This server doesn't allow that. Second factors need \"mfa\": {\"state\": \"ENABLED\"} in its configuration.",
+    INVALID_ID_TOKEN: "Your session has ended. Sign out and sign in again.",
+    TOKEN_EXPIRED: "Your session has ended. Sign out and sign in again.",
   };
-  return texts[name] || `Something went wrong (${code}).`;
+  // The error code too: the one thing to look up (and what the SDKs map to their errors).
+  return texts[name] ? `${texts[name]} (${name})` : `Something went wrong (${code}).`;
 }
 
-function showSignedIn(session) {
+/** A sign-in's answer: tokens, or `mfaPendingCredential` when the account asks for its second factor first. */
+function adopt(answer) {
+  if (answer.mfaPendingCredential) return askForCode(answer);
+  const tokens = { idToken: answer.idToken, refreshToken: answer.refreshToken };
+  localStorage.setItem(SESSION_KEY, JSON.stringify(tokens));
+  showSignedIn(tokens);
+}
+
+function showSignedIn(tokens) {
+  session = tokens;
   const claims = claimsOf(session.idToken);
   $("user-email").textContent = claims.email || "(no email)";
   $("user-provider").textContent = (claims.firebase && claims.firebase.sign_in_provider) || "?";
@@ -85,7 +121,138 @@ function showSignedIn(session) {
     if (!button.hidden) linkable += 1;
   }
   $("link-providers").hidden = linkable === 0;
+  $("enroll").hidden = true;
+  $("enroll-start").hidden = false;
   show("signed-in");
+  listFactors();
+}
+
+/** The account's authenticators, from accounts:lookup `mfaInfo`, each with a "Remove" button. */
+async function listFactors() {
+  let factors = [];
+  try {
+    const answer = await call("lookup", { idToken: session.idToken });
+    factors = (answer.users && answer.users[0] && answer.users[0].mfaInfo) || [];
+  } catch (error) {
+    showError(explain(error.message));
+  }
+  const items = factors.map((factor) => {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.textContent = `${factor.displayName || "Authenticator app"}, added ${factor.enrolledAt.slice(0, 10)}`;
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "secondary";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => withdraw(factor, remove));
+    item.append(name, remove);
+    return item;
+  });
+  $("factors").replaceChildren(...items);
+  $("factors").hidden = items.length === 0;
+  $("no-factors").hidden = items.length > 0;
+  $("enroll-start").textContent = items.length ? "Add another authenticator" : "Turn on an authenticator";
+}
+
+/** mfaEnrollment:start, then the key and the URI an authenticator imports, built as the SDKs' generateQrCodeUrl builds
+ * it (no percent-encoding, no period), with the project id as issuer and the email address as account name. */
+async function startEnrollment() {
+  $("enroll-start").disabled = true;
+  showError("");
+  try {
+    const { totpSessionInfo: info } = await callV2("mfaEnrollment:start", { idToken: session.idToken, totpEnrollmentInfo: {} });
+    enrollment = info.sessionInfo;
+    const account = claimsOf(session.idToken).email || "unknownuser";
+    const uri = `otpauth://totp/${projectId}:${account}?secret=${info.sharedSecretKey}&issuer=${projectId}`
+      + `&algorithm=${info.hashingAlgorithm}&digits=${info.verificationCodeLength}`;
+    $("enroll-secret").textContent = info.sharedSecretKey;
+    $("enroll-uri").textContent = uri;
+    $("enroll-uri").href = uri;
+    $("enroll-code").value = "";
+    $("enroll").hidden = false;
+    $("enroll-start").hidden = true;
+    $("no-factors").hidden = true;
+    $("enroll-code").focus();
+  } catch (error) {
+    showError(explain(error.message));
+  } finally {
+    $("enroll-start").disabled = false;
+  }
+}
+
+/** mfaEnrollment:finalize with one code; its answer holds new tokens (every other session was signed out). */
+async function finishEnrollment(event) {
+  event.preventDefault();
+  const code = $("enroll-code").value.trim();
+  if (!code) return showError(explain("MISSING_CODE"));
+  $("enroll-button").disabled = true;
+  showError("");
+  try {
+    const answer = await callV2("mfaEnrollment:finalize", {
+      idToken: session.idToken,
+      displayName: $("enroll-name").value.trim() || undefined,
+      totpVerificationInfo: { sessionInfo: enrollment, verificationCode: code },
+    });
+    enrollment = null;
+    adopt(answer);
+  } catch (error) {
+    showError(explain(error.message));
+    $("enroll-code").select();
+  } finally {
+    $("enroll-button").disabled = false;
+  }
+}
+
+/** mfaEnrollment:withdraw; its answer holds new tokens, without the second factor. */
+async function withdraw(factor, button) {
+  button.disabled = true;
+  showError("");
+  try {
+    adopt(await callV2("mfaEnrollment:withdraw", { idToken: session.idToken, mfaEnrollmentId: factor.mfaEnrollmentId }));
+  } catch (error) {
+    showError(explain(error.message));
+    button.disabled = false;
+  }
+}
+
+/** The first factor passed: ask for a code from one of the account's authenticators (`mfaInfo`). */
+function askForCode(answer) {
+  pending = answer.mfaPendingCredential;
+  const factors = answer.mfaInfo || [];
+  const choice = $("factor-choice");
+  choice.replaceChildren(...factors.map((factor) => new Option(factor.displayName || "Authenticator app", factor.mfaEnrollmentId)));
+  // One factor is named; several are a choice.
+  $("factor-name").textContent = choice.selectedOptions[0] ? choice.selectedOptions[0].text : "";
+  $("factor-name-line").hidden = factors.length !== 1;
+  $("factor-choice-field").hidden = factors.length < 2;
+  $("code").value = "";
+  show("second-factor");
+  $("code").focus();
+}
+
+/** mfaSignIn:finalize: the code, the chosen factor and the pending credential give the session. */
+async function verifyCode(event) {
+  event.preventDefault();
+  const code = $("code").value.trim();
+  if (!code) return showError(explain("MISSING_CODE"));
+  $("code-button").disabled = true;
+  showError("");
+  try {
+    const answer = await callV2("mfaSignIn:finalize", {
+      mfaPendingCredential: pending, mfaEnrollmentId: $("factor-choice").value, totpVerificationInfo: { verificationCode: code },
+    });
+    pending = null;
+    adopt(answer);
+  } catch (error) {
+    showError(explain(error.message));
+    if (error.message.startsWith("INVALID_MFA_PENDING_CREDENTIAL")) {
+      pending = null;
+      return show("send");
+    }
+    $("code").select();
+  } finally {
+    $("code-button").disabled = false;
+  }
 }
 
 /** A button per configured provider in `container`: to sign in, or (`linking`) to link it to the signed-in account. */
@@ -124,9 +291,7 @@ async function finishProviderSignIn(answer) {
       showError(`An account already uses ${result.email}: sign in with an email link first, then link ${result.providerId} there.`);
       return show("send");
     }
-    const session = { idToken: result.idToken, refreshToken: result.refreshToken };
-    localStorage.setItem(SESSION_KEY, JSON.stringify(session));
-    showSignedIn(session);
+    adopt(result);
   } catch (error) {
     showError(explain(error.message));
     if (linking && stored) return showSignedIn(stored);
@@ -140,11 +305,9 @@ async function complete(email, code) {
   try {
     const answer = await call("signInWithEmailLink", { email, oobCode: code });
     localStorage.removeItem(EMAIL_KEY);
-    const session = { idToken: answer.idToken, refreshToken: answer.refreshToken };
-    localStorage.setItem(SESSION_KEY, JSON.stringify(session));
-    // The code is spent: keep it out of the history and of bookmarks.
+    // The code is spent (also when a second factor is still to come): keep it out of the history and of bookmarks.
     history.replaceState(null, "", location.pathname);
-    showSignedIn(session);
+    adopt(answer);
   } catch (error) {
     showError(explain(error.message));
     if (error.message.startsWith("INVALID_EMAIL") || error.message.startsWith("MISSING_EMAIL")) {
@@ -188,6 +351,7 @@ function confirmEmail(event) {
 }
 
 function signOut() {
+  session = null;
   localStorage.removeItem(SESSION_KEY);
   showError("");
   show("send");
@@ -199,9 +363,18 @@ async function start() {
   $("confirm-form").addEventListener("submit", confirmEmail);
   $("sign-out").addEventListener("click", signOut);
   $("start-over").addEventListener("click", () => show("send"));
+  $("enroll-start").addEventListener("click", startEnrollment);
+  $("enroll-form").addEventListener("submit", finishEnrollment);
+  $("code-form").addEventListener("submit", verifyCode);
+  $("code-cancel").addEventListener("click", () => {
+    pending = null;
+    showError("");
+    show("send");
+  });
   try {
     const config = await (await fetch("/demo/config.json")).json();
     apiKey = config.apiKey;
+    projectId = config.projectId;
     providers = config.providers || [];
   } catch {
     showError("Could not load /demo/config.json: is Latchkey running in development mode?");
