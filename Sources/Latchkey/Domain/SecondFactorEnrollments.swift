@@ -69,21 +69,24 @@ package struct SecondFactorEnrollments: Sendable {
         let (secret, policy, finisher, notices) = (secret, policy, finisher, notices)
         let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
             let eligible = try await Self.eligible(claims, in: transaction)
-            guard case .accepted((var account, let factors)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
+            guard case .accepted((let account, _)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
             guard let pending = try await transaction.pendingEnrollment(sessionHash: sessionHash), pending.accountID == account.id else {
                 return .refused(.invalidSessionInfo)
             }
             guard now < pending.expiresAt else { return .refused(.sessionExpired) }
             let shared = try secret.open(pending.sealedSecret, for: .secondFactorSecret)
             guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals) else { return .refused(.invalidCode) }
-            guard factors.count < policy.maximumFactors else { return .refused(.secondFactorLimitExceeded) }
-            guard try await transaction.deletePendingEnrollment(sessionHash: sessionHash) else { return .refused(.invalidSessionInfo) }
+            // Every other session ends. Raising `validSince` first also holds the account's row, so two enrollments at
+            // once count each other's factor; past the limit, the thrown refusal undoes the raise.
+            try await transaction.raiseValidSince(accountID: account.id, to: now.wholeSeconds)
+            guard try await transaction.secondFactors(accountID: account.id).count < policy.maximumFactors else {
+                throw SignInError.secondFactorLimitExceeded
+            }
+            guard try await transaction.deletePendingEnrollment(sessionHash: sessionHash) else { throw SignInError.invalidSessionInfo }
             try await transaction.insert(
                 SecondFactor(
                     id: factorID, accountID: account.id, displayName: displayName, enrolledAt: now, sealedSecret: pending.sealedSecret,
                     lastUsedStep: step))
-            account.validSince = max(account.validSince, now.wholeSeconds)
-            try await transaction.update(account)
             try await transaction.revokeSessions(accountID: account.id, at: now)
             for kind in [AuditEvent.Kind.secondFactorAdded, .sessionsRevoked] {
                 try await transaction.record(

@@ -4,9 +4,9 @@ import Logging
 /// Finishes a sign-in stopped at the second factor (`mfaSignIn:finalize`): a code from one of the account's authenticator
 /// apps, against the challenge the first factor left (`SignInFinisher`).
 ///
-/// Guessing is cut off twice: a challenge dies after `SecondFactorChallenge.maximumFailures` wrong codes, and wrong
-/// codes count per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be
-/// turned into a brute force of the code by signing in again and again. A code's time step is spent once accepted.
+/// Guessing is cut off twice: a challenge takes at most `SecondFactorChallenge.maximumAttempts` codes, and codes count
+/// per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be turned into a
+/// brute force of the code by signing in again and again. A code's time step is spent once accepted.
 package struct SecondFactorSignIn: Sendable {
     let store: any Store
     let secret: ServerSecret
@@ -39,19 +39,23 @@ package struct SecondFactorSignIn: Sendable {
     }
 
     /// Signs in with `code` from the factor `factorID`. The session keeps the first factor's provider and names the second.
-    package func finalize(pendingCredential: String, factorID: String, code: String, by caller: Caller, logger: Logger) async throws -> Session {
+    /// A missing factor id or code is refused after the credential, so an app with a dead credential starts over.
+    package func finalize(pendingCredential: String, factorID: String?, code: String?, by caller: Caller, logger: Logger) async throws -> Session {
+        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
         let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
         let now = clock.now
         guard let challenge = try await store.read({ try await $0.secondFactorChallenge(credentialHash: credentialHash) }), challenge.isLive(at: now)
         else { throw SignInError.invalidMFAPendingCredential }
-        // Per account, not per caller: an admin's requests count too, since the limit protects the account.
-        let failures = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
-        try await limiter.refuseIfFull(failures, requester: caller.requester)
+        guard let factorID, !factorID.isEmpty else { throw SignInError.missingMFAEnrollmentID }
+        guard let code, !code.isEmpty else { throw SignInError.missingCode }
+        // Every code tried counts, per account and in the transaction that tries it, so no burst of concurrent guesses
+        // outruns the count; the window counts an account's codes, whoever sends them (an admin's too).
+        let attempts = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
         let (secret, policy, finisher, requester) = (secret, policy, finisher, caller.requester)
-        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
-            // Read again inside the write, so two requests racing on one challenge see each other's failures and use.
-            guard let challenge = try await transaction.secondFactorChallenge(credentialHash: credentialHash), challenge.isLive(at: now),
-                var account = try await transaction.account(id: challenge.accountID)
+        let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+            // The attempt is claimed before the code is looked at: a challenge answers at most its number of codes.
+            guard let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
+                let account = try await transaction.account(id: challenge.accountID)
             else { return .refused(.invalidMFAPendingCredential) }
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                 return .refused(.mfaEnrollmentNotFound)
@@ -61,21 +65,20 @@ package struct SecondFactorSignIn: Sendable {
             guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals),
                 try await transaction.useSecondFactorStep(step, factorID: factor.id, accountID: account.id)
             else {
-                try await transaction.countFailure(ofChallenge: credentialHash)
                 try await transaction.record(
                     AuditEvent(.secondFactorRefused, at: now, accountID: account.id, email: account.email, requester: requester))
                 return .refused(.invalidCode)
             }
             guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
-            account.lastSignInAt = now
-            try await transaction.update(account)
+            try await transaction.recordSignIn(accountID: account.id, at: now)
             let refresh = try await finisher.open(
                 accountID: account.id, provider: challenge.signInProvider, secondFactor: factor.id, authTime: now, at: now, in: transaction)
             try await transaction.record(
                 AuditEvent(.signInCompleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: "second factor"))
-            return .accepted((try await transaction.userRecord(account), refresh))
+            var signedIn = account
+            signedIn.lastSignInAt = now
+            return .accepted((try await transaction.userRecord(signedIn), refresh))
         }
-        if verdict.refusal == .invalidCode { try await limiter.countFailure(failures) }
         let (user, refresh) = try verdict.get()
         logger.debug("Second factor passed", metadata: ["account": "\(user.account.id)"])
         return try finisher.tokens(for: user, refresh: refresh, authTime: now, now: now)

@@ -73,10 +73,9 @@ struct SecondFactorController {
         guard let verification = body.totpVerificationInfo else {
             throw body.phoneVerificationInfo != nil ? SignInError.smsNotOffered : .unsupportedSecondFactor("MFA provider not supported!")
         }
-        guard let factorID = body.mfaEnrollmentId, !factorID.isEmpty else { throw SignInError.missingMFAEnrollmentID }
-        let code = try Self.code(verification.verificationCode)
         let session = try await signIn.finalize(
-            pendingCredential: credential, factorID: factorID, code: code, by: context.caller(of: request), logger: context.logger)
+            pendingCredential: credential, factorID: body.mfaEnrollmentId, code: verification.verificationCode, by: context.caller(of: request),
+            logger: context.logger)
         return FinalizeMfaResponse(idToken: session.idToken, refreshToken: session.refreshToken)
     }
 

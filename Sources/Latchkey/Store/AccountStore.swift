@@ -6,6 +6,11 @@ package protocol AccountStore {
     func account(id: String) async throws -> Account?
     func insert(_ account: Account) async throws
     func update(_ account: Account) async throws
+    /// Sets the account's last sign-in alone, leaving every other column as a concurrent change left it.
+    func recordSignIn(accountID: String, at now: Date) async throws
+    /// Moves `validSince` forward to `instant` (never back), alone; PostgreSQL then holds the account's row until the
+    /// transaction ends, so what the transaction counts of the account next no concurrent one can change.
+    func raiseValidSince(accountID: String, to instant: Date) async throws
     /// Deletes the account with its identities and revokes its sessions (kept a while, so a refresh answers `USER_NOT_FOUND`).
     func deleteAccount(id: String, at now: Date) async throws
 }

@@ -20,8 +20,10 @@ package protocol SecondFactorStore {
 
     func insert(_ challenge: SecondFactorChallenge) async throws
     func secondFactorChallenge(credentialHash: Data) async throws -> SecondFactorChallenge?
-    /// Counts one wrong code against the challenge.
-    func countFailure(ofChallenge credentialHash: Data) async throws
+    /// Counts one code tried against the challenge and returns it, if it was still live at `now` (fewer than
+    /// `SecondFactorChallenge.maximumAttempts` tried, unexpired): one conditional statement, so concurrent tries can never
+    /// take more attempts than there are.
+    func claimSecondFactorAttempt(credentialHash: Data, at now: Date) async throws -> SecondFactorChallenge?
     /// Removes the challenge; false when another request used it first.
     func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool
 }

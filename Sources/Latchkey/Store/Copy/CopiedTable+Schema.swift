@@ -80,7 +80,7 @@ extension CopiedTable {
         CopiedTable(
             "second_factor_challenges", key: ["id"],
             [
-                ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("failures", .integer),
+                ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("attempts", .integer),
                 ("expires_at", .real),
             ]),
     ]

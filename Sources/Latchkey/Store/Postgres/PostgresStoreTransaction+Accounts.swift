@@ -32,6 +32,14 @@ extension PostgresStoreTransaction {
             """, conflict: Self.accountConflict)
     }
 
+    func recordSignIn(accountID: String, at now: Date) async throws {
+        try await execute("UPDATE accounts SET last_sign_in_at = \(now.timeIntervalSince1970) WHERE id = \(accountID)")
+    }
+
+    func raiseValidSince(accountID: String, to instant: Date) async throws {
+        try await execute("UPDATE accounts SET valid_since = GREATEST(valid_since, \(instant.timeIntervalSince1970)) WHERE id = \(accountID)")
+    }
+
     func deleteAccount(id: String, at now: Date) async throws {
         try await execute("DELETE FROM accounts WHERE id = \(id)")
         try await revokeSessions(accountID: id, at: now)

@@ -61,23 +61,31 @@ extension PostgresStoreTransaction {
     func insert(_ challenge: SecondFactorChallenge) async throws {
         try await execute(
             """
-            INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, failures, expires_at)
-            VALUES (\(challenge.credentialHash), \(challenge.accountID), \(challenge.signInProvider.id), \(challenge.failures),
+            INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, attempts, expires_at)
+            VALUES (\(challenge.credentialHash), \(challenge.accountID), \(challenge.signInProvider.id), \(challenge.attempts),
                 \(challenge.expiresAt.timeIntervalSince1970))
             """)
     }
 
     func secondFactorChallenge(credentialHash: Data) async throws -> SecondFactorChallenge? {
-        try await row("SELECT * FROM second_factor_challenges WHERE credential_hash = \(credentialHash)").map { row in
-            SecondFactorChallenge(
-                credentialHash: try row["credential_hash"].decode(Data.self), accountID: try row["account_id"].decode(String.self),
-                signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)), failures: try row["failures"].decode(Int.self),
-                expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
-        }
+        try await row("SELECT * FROM second_factor_challenges WHERE credential_hash = \(credentialHash)").map(Self.challenge)
     }
 
-    func countFailure(ofChallenge credentialHash: Data) async throws {
-        try await execute("UPDATE second_factor_challenges SET failures = failures + 1 WHERE credential_hash = \(credentialHash)")
+    func claimSecondFactorAttempt(credentialHash: Data, at now: Date) async throws -> SecondFactorChallenge? {
+        try await row(
+            """
+            UPDATE second_factor_challenges SET attempts = attempts + 1
+            WHERE credential_hash = \(credentialHash) AND attempts < \(SecondFactorChallenge.maximumAttempts) AND expires_at > \(now.timeIntervalSince1970)
+            RETURNING *
+            """
+        ).map(Self.challenge)
+    }
+
+    private static func challenge(_ row: PostgresRandomAccessRow) throws -> SecondFactorChallenge {
+        SecondFactorChallenge(
+            credentialHash: try row["credential_hash"].decode(Data.self), accountID: try row["account_id"].decode(String.self),
+            signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)), attempts: try row["attempts"].decode(Int.self),
+            expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
     }
 
     func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool {

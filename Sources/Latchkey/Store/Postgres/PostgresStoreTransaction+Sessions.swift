@@ -33,6 +33,7 @@ extension PostgresStoreTransaction {
             UPDATE sessions SET revoked_at = \(now.timeIntervalSince1970), revoked_with_account = TRUE
             WHERE account_id = \(accountID) AND revoked_at IS NULL
             """)
+        try await execute("DELETE FROM second_factor_challenges WHERE account_id = \(accountID)")
     }
 
     func insert(_ token: RefreshToken) async throws {

@@ -150,7 +150,7 @@ extension SQLiteMigrations {
                 credential_hash BLOB NOT NULL UNIQUE,
                 account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
                 sign_in_provider TEXT NOT NULL,
-                failures INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 0,
                 expires_at REAL NOT NULL
             );
             CREATE INDEX second_factor_challenges_by_account ON second_factor_challenges(account_id);

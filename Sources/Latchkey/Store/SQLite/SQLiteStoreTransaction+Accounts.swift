@@ -30,6 +30,14 @@ extension SQLiteStoreTransaction {
             arguments: Self.arguments(account) + [account.id], conflict: Self.accountConflict)
     }
 
+    func recordSignIn(accountID: String, at now: Date) async throws {
+        try execute(sql: "UPDATE accounts SET last_sign_in_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, accountID])
+    }
+
+    func raiseValidSince(accountID: String, to instant: Date) async throws {
+        try execute(sql: "UPDATE accounts SET valid_since = MAX(valid_since, ?) WHERE id = ?", arguments: [instant.timeIntervalSince1970, accountID])
+    }
+
     func deleteAccount(id: String, at now: Date) async throws {
         try execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
         try await revokeSessions(accountID: id, at: now)

@@ -58,23 +58,31 @@ extension SQLiteStoreTransaction {
 
     func insert(_ challenge: SecondFactorChallenge) async throws {
         try execute(
-            sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, failures, expires_at) VALUES (?, ?, ?, ?, ?)",
+            sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, attempts, expires_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [
-                challenge.credentialHash, challenge.accountID, challenge.signInProvider.id, challenge.failures,
+                challenge.credentialHash, challenge.accountID, challenge.signInProvider.id, challenge.attempts,
                 challenge.expiresAt.timeIntervalSince1970,
             ])
     }
 
     func secondFactorChallenge(credentialHash: Data) async throws -> SecondFactorChallenge? {
-        try row(sql: "SELECT * FROM second_factor_challenges WHERE credential_hash = ?", arguments: [credentialHash]).map { row in
-            SecondFactorChallenge(
-                credentialHash: row["credential_hash"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
-                failures: row["failures"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
-        }
+        try row(sql: "SELECT * FROM second_factor_challenges WHERE credential_hash = ?", arguments: [credentialHash]).map(Self.challenge)
     }
 
-    func countFailure(ofChallenge credentialHash: Data) async throws {
-        try execute(sql: "UPDATE second_factor_challenges SET failures = failures + 1 WHERE credential_hash = ?", arguments: [credentialHash])
+    func claimSecondFactorAttempt(credentialHash: Data, at now: Date) async throws -> SecondFactorChallenge? {
+        try row(
+            sql: """
+                UPDATE second_factor_challenges SET attempts = attempts + 1
+                WHERE credential_hash = ? AND attempts < ? AND expires_at > ? RETURNING *
+                """,
+            arguments: [credentialHash, SecondFactorChallenge.maximumAttempts, now.timeIntervalSince1970]
+        ).map(Self.challenge)
+    }
+
+    private static func challenge(_ row: Row) -> SecondFactorChallenge {
+        SecondFactorChallenge(
+            credentialHash: row["credential_hash"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
+            attempts: row["attempts"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
     }
 
     func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool {

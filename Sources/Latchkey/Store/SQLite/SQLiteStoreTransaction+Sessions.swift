@@ -32,6 +32,7 @@ extension SQLiteStoreTransaction {
         try execute(
             sql: "UPDATE sessions SET revoked_at = ?, revoked_with_account = 1 WHERE account_id = ? AND revoked_at IS NULL",
             arguments: [now.timeIntervalSince1970, accountID])
+        try execute(sql: "DELETE FROM second_factor_challenges WHERE account_id = ?", arguments: [accountID])
     }
 
     func insert(_ token: RefreshToken) async throws {

@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    /// Pending enrollments and challenges are found by their hash and removed once; challenges count their failures.
+    /// Pending enrollments and challenges are found by their hash and removed once.
     @Test(arguments: StoreKind.all) func enrollmentsAndChallengesAreFoundByHashAndRemovedOnce(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let enrollment = PendingEnrollment(
@@ -67,10 +67,45 @@ import Testing
             #expect(try await !store.write { try await $0.deletePendingEnrollment(sessionHash: enrollment.sessionHash) })
 
             #expect(try await store.read { try await $0.secondFactorChallenge(credentialHash: challenge.credentialHash) } == challenge)
-            for _ in 0..<2 { try await store.write { try await $0.countFailure(ofChallenge: challenge.credentialHash) } }
-            #expect(try await store.read { try await $0.secondFactorChallenge(credentialHash: challenge.credentialHash) }?.failures == 2)
             #expect(try await store.write { try await $0.deleteSecondFactorChallenge(credentialHash: challenge.credentialHash) })
             #expect(try await !store.write { try await $0.deleteSecondFactorChallenge(credentialHash: challenge.credentialHash) })
+        }
+    }
+
+    /// Of many concurrent tries on one challenge, exactly `maximumAttempts` get an attempt; none does once it expired.
+    @Test(arguments: StoreKind.all) func aChallengeGivesOutItsAttemptsOnceEvenToConcurrentTries(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let challenge = SecondFactorChallenge(
+                credentialHash: Data(repeating: 5, count: 32), accountID: "acct", signInProvider: .password, expiresAt: Fixture.now.addingTimeInterval(600))
+            try await store.write { tx in
+                try await tx.insert(Self.account)
+                try await tx.insert(challenge)
+            }
+            let claimed = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<12 {
+                    group.addTask { try await store.write { try await $0.claimSecondFactorAttempt(credentialHash: challenge.credentialHash, at: Fixture.now) }?.attempts }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(claimed.compactMap { $0 }.sorted() == [1, 2, 3, 4, 5])
+            let other = SecondFactorChallenge(
+                credentialHash: Data(repeating: 6, count: 32), accountID: "acct", signInProvider: .password, expiresAt: Fixture.now)
+            try await store.write { try await $0.insert(other) }
+            #expect(try await store.write { try await $0.claimSecondFactorAttempt(credentialHash: other.credentialHash, at: Fixture.now) } == nil)
+        }
+    }
+
+    /// Revoking an account's sessions ends the sign-ins waiting for its second factor too.
+    @Test(arguments: StoreKind.all) func revokingSessionsEndsChallenges(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let challenge = SecondFactorChallenge(
+                credentialHash: Data(repeating: 7, count: 32), accountID: "acct", signInProvider: .password, expiresAt: Fixture.now.addingTimeInterval(600))
+            try await store.write { tx in
+                try await tx.insert(Self.account)
+                try await tx.insert(challenge)
+                try await tx.revokeSessions(accountID: "acct", at: Fixture.now)
+            }
+            #expect(try await store.read { try await $0.secondFactorChallenge(credentialHash: challenge.credentialHash) } == nil)
         }
     }
 }
