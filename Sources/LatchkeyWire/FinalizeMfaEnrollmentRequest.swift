@@ -16,7 +16,7 @@ public struct FinalizeMfaEnrollmentRequest: Sendable, Codable, Equatable {
     public var displayName: String?
     public var totpVerificationInfo: TotpVerificationInfo?
     /// SMS, which Latchkey does not offer.
-    public var phoneVerificationInfo: StartMfaEnrollmentRequest.EnrollmentInfo?
+    public var phoneVerificationInfo: OpaqueObject?
 
     public init(idToken: String?, displayName: String? = nil, totpVerificationInfo: TotpVerificationInfo?) {
         self.idToken = idToken

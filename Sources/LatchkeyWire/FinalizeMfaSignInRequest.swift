@@ -14,7 +14,7 @@ public struct FinalizeMfaSignInRequest: Sendable, Codable, Equatable {
     public var mfaEnrollmentId: String?
     public var totpVerificationInfo: TotpVerificationInfo?
     /// SMS, which Latchkey does not offer.
-    public var phoneVerificationInfo: StartMfaEnrollmentRequest.EnrollmentInfo?
+    public var phoneVerificationInfo: OpaqueObject?
 
     public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, totpVerificationInfo: TotpVerificationInfo?) {
         self.mfaPendingCredential = mfaPendingCredential

@@ -27,9 +27,10 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
 
     /// The `mfa` member of an update.
     public struct MfaChanges: Sendable, Codable, Equatable {
-        public var enrollments: [MfaEnrollment]?
+        /// Only whether it lists any is read.
+        public var enrollments: [OpaqueObject]?
 
-        public init(enrollments: [MfaEnrollment]? = nil) {
+        public init(enrollments: [OpaqueObject]? = nil) {
             self.enrollments = enrollments
         }
     }

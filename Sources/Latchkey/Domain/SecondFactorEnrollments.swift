@@ -36,9 +36,14 @@ package struct SecondFactorEnrollments: Sendable {
         self.recentLogin = recentLogin
     }
 
+    /// Refuses while second factors are off (`mfa.state`): checked first, before the request's token.
+    package func requireEnabled() throws(SignInError) {
+        guard policy.isEnabled else { throw .secondFactorsDisabled }
+    }
+
     /// Draws a new shared secret and keeps it, sealed, until the first code or `mfa.totp.enrollmentTtlSeconds`.
     package func start(_ claims: IDTokenClaims) async throws -> Started {
-        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
+        try requireEnabled()
         let now = clock.now
         let shared = ServerSecret.randomBytes(TOTP.secretLength)
         let sealed = try secret.seal(Array(shared), for: .secondFactorSecret)
@@ -62,7 +67,7 @@ package struct SecondFactorEnrollments: Sendable {
         _ claims: IDTokenClaims, sessionInfo: String, code: String, displayName: String?, language: LanguageTag, requester: RequesterSummary,
         logger: Logger
     ) async throws -> Session {
-        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
+        try requireEnabled()
         let now = clock.now
         let sessionHash = secret.hash(sessionInfo, for: .enrollmentSession)
         let factorID = Account.makeID()

@@ -27,6 +27,6 @@ package struct SecondFactorPolicy: Sendable, Equatable {
     /// Whether a session signed in with `provider` may enroll a factor, and whether such a sign-in is asked for one:
     /// Firebase offers second factors to neither anonymous, custom-token, phone nor Game Center sign-ins.
     static func supports(firstFactor provider: SignInProvider) -> Bool {
-        !["anonymous", "custom", "phone", "gc.apple.com"].contains(provider.id)
+        ![SignInProvider.anonymous.id, "custom", "phone", "gc.apple.com"].contains(provider.id)
     }
 }

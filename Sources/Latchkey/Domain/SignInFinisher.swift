@@ -171,7 +171,8 @@ package struct SignInFinisher: Sendable {
         }
     }
 
-    /// The tokens of a sign-in that carries its second factor (`SecondFactorStep.carried`), which is never challenged.
+    /// The tokens of a sign-in that cannot be challenged: one that makes its account (a new account has no factor yet) or
+    /// carries its second factor (`SecondFactorStep.carried`).
     package func session(for finished: Finished) throws -> Session {
         guard case .signedIn(let session) = try result(for: finished) else { throw UnexpectedChallenge() }
         return session

@@ -26,6 +26,6 @@ extension StoreTransaction {
     func userRecord(_ account: Account, describing: Bool = false) async throws -> UserRecord {
         UserRecord(
             account: account, identities: try await identities(accountID: account.id),
-            secondFactors: describing ? try await secondFactors(accountID: account.id) : [])
+            secondFactors: describing ? try await secondFactors(accountID: account.id) : nil)
     }
 }

@@ -4,10 +4,10 @@ import Foundation
 package struct UserRecord: Sendable, Equatable {
     package var account: Account
     package var identities: [Identity]
-    /// Loaded only where the account is described (`lookup`), not for every token.
-    package var secondFactors: [SecondFactor]
+    /// Loaded only where the account is described (`lookup`), not for every token: nil when not loaded.
+    package var secondFactors: [SecondFactor]?
 
-    package init(account: Account, identities: [Identity], secondFactors: [SecondFactor] = []) {
+    package init(account: Account, identities: [Identity], secondFactors: [SecondFactor]? = nil) {
         self.account = account
         self.identities = identities
         self.secondFactors = secondFactors

@@ -5,6 +5,9 @@ import LatchkeyWire
 /// Identity Toolkit v2's second-factor methods, for TOTP authenticator apps (spec §8): `accounts/mfaEnrollment:start`,
 /// `:finalize` and `:withdraw` for the signed-in user, and `accounts/mfaSignIn:finalize` to finish a sign-in its first
 /// factor stopped at the challenge. `accounts/mfaSignIn:start` exists for SMS only and answers as Firebase does for TOTP.
+///
+/// Enrolling answers second factors being off first, then the ID token, then a request missing what it needs, then the
+/// account's eligibility (Latchkey's order, spec §8.3 [L]).
 struct SecondFactorController {
     let enrollments: SecondFactorEnrollments
     let signIn: SecondFactorSignIn
@@ -20,6 +23,7 @@ struct SecondFactorController {
     }
 
     @Sendable func startEnrollment(_ request: Request, context: AppRequestContext) async throws -> StartMfaEnrollmentResponse {
+        try enrollments.requireEnabled()
         let body = try await RequestBody.decode(StartMfaEnrollmentRequest.self, from: request, context: context)
         let claims = try await authenticate(body.idToken)
         guard body.totpEnrollmentInfo != nil else {
@@ -33,6 +37,7 @@ struct SecondFactorController {
     }
 
     @Sendable func finalizeEnrollment(_ request: Request, context: AppRequestContext) async throws -> FinalizeMfaResponse {
+        try enrollments.requireEnabled()
         let body = try await RequestBody.decode(FinalizeMfaEnrollmentRequest.self, from: request, context: context)
         let claims = try await authenticate(body.idToken)
         guard let verification = body.totpVerificationInfo else {
@@ -56,7 +61,8 @@ struct SecondFactorController {
         return FinalizeMfaResponse(idToken: session.idToken, refreshToken: session.refreshToken)
     }
 
-    /// Only SMS factors start a sign-in; a TOTP factor's code is simply sent to `mfaSignIn:finalize`.
+    /// Only SMS factors start a sign-in; a TOTP factor's code is simply sent to `mfaSignIn:finalize`. Every answer is
+    /// an error, the one Firebase gives.
     @Sendable func startSignIn(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let body = try await RequestBody.decode(StartMfaSignInRequest.self, from: request, context: context)
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw SignInError.missingMFAPendingCredential }

@@ -189,6 +189,8 @@ import Testing
             let refused = try await client.post(
                 "/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(try #require(alice["idToken"] as? String))","totpEnrollmentInfo":{}}"#)
             #expect(Self.errorCode(refused) == "OPERATION_NOT_ALLOWED")
+            // Off is answered before anything else, even a missing token.
+            #expect(Self.errorCode(try await client.post("/v2/accounts/mfaEnrollment:start", json: "{}")) == "OPERATION_NOT_ALLOWED")
         }
     }
 

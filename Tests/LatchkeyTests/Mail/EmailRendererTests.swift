@@ -40,6 +40,29 @@ import Testing
         #expect(message.date == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
+    /// Each change a security notice tells of has its own subject and text in every shipped language, in that language
+    /// (never English's words outside English), naming the factor and never the User-Agent.
+    @Test(arguments: languages)
+    func everyShippedLanguageTellsEachSecurityChangeInItsOwnWords(_ language: String) async throws {
+        let renderer = try await makeRenderer()
+        let recipient = try #require(EmailAddress("alice@example.com"))
+        var subjects = Set<String>()
+        for change in SecurityNotice.Change.allCases {
+            let notice = SecurityNotice(
+                change, factorName: change == .allFactorsRemoved ? nil : "Pixel", language: try #require(LanguageTag(language)),
+                at: Date(timeIntervalSince1970: 1_800_000_000), requester: RequesterSummary(ipAddress: "203.0.113.9", userAgent: Self.firefoxOnAndroid))
+            let message = try renderer.message(for: SecurityNotice(decoding: Data(JSONEncoder().encode(notice))), to: recipient)
+            #expect(!message.subject.isEmpty && !message.subject.contains("\n") && message.subject.contains("Example"))
+            #expect(message.htmlBody.contains("lang=\"\(language)\"") && message.textBody.contains("alice@example.com"))
+            #expect(message.textBody.contains("2027-01-15") && message.textBody.contains("203.0.113.9"))
+            #expect(message.textBody.contains("Pixel") == (change != .allFactorsRemoved))
+            #expect(!message.textBody.contains("Mozilla") && !message.htmlBody.contains("Mozilla"))
+            if language != "en" { #expect(!message.subject.contains("authenticator") && !message.textBody.contains("If this was you")) }
+            subjects.insert(message.subject)
+        }
+        #expect(subjects.count == SecurityNotice.Change.allCases.count)
+    }
+
     @Test(arguments: [("pt-BR", "pt"), ("zh-TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("fr-CA", "fr"), ("xx", "en"), ("de_AT", "de")])
     func regionalTagsFallBackToTheirLanguage(_ requested: String, _ rendered: String) async throws {
         let message = try await render(requested)
