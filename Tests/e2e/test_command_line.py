@@ -171,13 +171,20 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
                 "INSERT INTO provider_sessions (state_hash, session_id, provider_id, redirect_uri, created_at, expires_at) "
                 "VALUES (?, ?, 'oidc.corp', 'https://app.example.com/', ?, ?)", (name.encode(), name, now - 120, expiry))
             database.execute("INSERT INTO pending_credentials (token_hash, identity, expires_at) VALUES (?, '{}', ?)", (name.encode(), expiry))
+            database.execute(
+                "INSERT INTO pending_enrollments (session_hash, account_id, sealed_secret, expires_at) "
+                "VALUES (?, (SELECT id FROM accounts), x'00', ?)", (name.encode(), expiry))
+            database.execute(
+                "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, expires_at) "
+                "VALUES (?, (SELECT id FROM accounts), 'password', ?)", (name.encode(), expiry))
 
     result = latchkey("sweep", "--config", "latchkey.json", cwd=server.directory)
     assert result.returncode == 0, result.stderr
     removed = dict(line.split("\t") for line in result.stdout.splitlines())
     assert removed == {
         "rows": "removed", "signInRequests": "1", "deliveredMail": "1", "rotatedRefreshTokens": "1", "revokedSessions": "1",
-        "rateCounters": "1", "auditEvents": "1", "providerSessions": "1", "pendingCredentials": "1",
+        "rateCounters": "1", "auditEvents": "1", "providerSessions": "1", "pendingCredentials": "1", "pendingEnrollments": "1",
+        "secondFactorChallenges": "1",
     }, result.stdout
     with database:
         left = {
@@ -190,12 +197,14 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
             "audit": database.execute("SELECT kind FROM audit_events ORDER BY id").fetchall(),
             "provider sessions": database.execute("SELECT session_id FROM provider_sessions").fetchall(),
             "pending credentials": database.execute("SELECT count(*) FROM pending_credentials").fetchone()[0],
+            "second factor rows": database.execute(
+                "SELECT (SELECT count(*) FROM pending_enrollments), (SELECT count(*) FROM second_factor_challenges)").fetchone(),
         }
     database.close()
     assert left == {
         "pending": [("alice@example.com", 1)], "outbox": [("carol@example.com", "failed")], "sessions": [(session,)], "tokens": 1,
         "orphans": 0, "counters": [("open",)], "audit": [("code_issued",), ("sign_in_completed",)],
-        "provider sessions": [("current",)], "pending credentials": 1,
+        "provider sessions": [("current",)], "pending credentials": 1, "second factor rows": (1, 1),
     }, left
 
     server.start()
