@@ -54,7 +54,8 @@ package func buildApplication(
     let limiter = RateLimiter(limits: configuration.rateLimits.limits, secret: secret, store: store, clock: clock)
     let issuer = LinkIssuer(
         secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
-        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), isDevelopment: isDevelopment,
+        codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), showsTypedCode: configuration.emailLink.typedCode,
+        isDevelopment: isDevelopment,
         enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
@@ -74,7 +75,8 @@ package func buildApplication(
             quota: quota),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, metrics: metrics),
+                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter,
+                acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
             lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
             assertion: ProviderAssertion(

@@ -9,12 +9,15 @@ package struct LinkCompleter: Sendable {
     let finisher: SignInFinisher
     let recentLogin: TimeInterval
     let limiter: RateLimiter
+    /// Whether the short code of the email is taken too (`emailLink.typedCode`).
+    let acceptsTypedCode: Bool
     let metrics: ServiceMetrics
 
     package init(
         store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, recentLogin: TimeInterval, limiter: RateLimiter,
-        metrics: ServiceMetrics = ServiceMetrics()
+        acceptsTypedCode: Bool = false, metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.acceptsTypedCode = acceptsTypedCode
         self.store = store
         self.secret = secret
         self.clock = clock
@@ -24,7 +27,10 @@ package struct LinkCompleter: Sendable {
         self.metrics = metrics
     }
 
-    /// Signs in the owner of `email` with the code from their link.
+    /// Signs in the owner of `email` with the code from their link, or the short code the email shows beside it
+    /// (`TypedCode`, when `emailLink.typedCode` is on): whichever comes first spends the request. A typed code matches
+    /// only its own address, and each wrong one counts against every live request of the address, so a few wrong
+    /// guesses kill them all.
     ///
     /// A wrong email leaves the code usable (up to `PendingRequest.maximumMismatches` times); a disabled
     /// account consumes it. Taking over an account whose email was never verified strips its password and
@@ -44,12 +50,17 @@ package struct LinkCompleter: Sendable {
     package func complete(
         email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, by caller: Caller = Caller(), logger: Logger
     ) async throws -> SignInResult {
-        let codeHash = secret.hash(code, for: .linkCode)
+        let presented: PresentedCode =
+            if acceptsTypedCode, let typed = TypedCode.normalize(code) {
+                .typed(secret.hash(TypedCode.hashInput(typed, email: email), for: .typedCode))
+            } else {
+                .link(secret.hash(code, for: .linkCode))
+            }
         let now = clock.now
         let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
         let attempt = { @Sendable in
             try await limiter.write(counting: limits, requester: requester) { transaction in
-                try await settle(email: email, codeHash: codeHash, signedIn: signedIn, requester: requester, now: now, in: transaction)
+                try await settle(email: email, code: presented, signedIn: signedIn, requester: requester, now: now, in: transaction)
             }
         }
         let verdict: Verdict<SignInFinisher.Finished>
@@ -65,13 +76,25 @@ package struct LinkCompleter: Sendable {
         return try finisher.result(for: finished)
     }
 
+    /// A link's code, or a typed one, by its keyed hash.
+    private enum PresentedCode: Sendable {
+        case link(Data)
+        case typed(Data)
+    }
+
     /// The rules of a completion, inside its write transaction.
     private func settle(
-        email: EmailAddress, codeHash: Data, signedIn: IDTokenClaims?, requester: RequesterSummary, now: Date, in transaction: any StoreTransaction
+        email: EmailAddress, code: PresentedCode, signedIn: IDTokenClaims?, requester: RequesterSummary, now: Date, in transaction: any StoreTransaction
     ) async throws -> Verdict<SignInFinisher.Finished> {
-        guard let pending = try await transaction.pendingRequest(codeHash: codeHash), let id = pending.id, !pending.isSpent else {
-            return .refused(.invalidOOBCode)
+        let found: PendingRequest?
+        switch code {
+        case .link(let hash):
+            found = try await transaction.pendingRequest(codeHash: hash)
+        case .typed(let hash):
+            found = try await transaction.pendingRequest(typedCodeHash: hash)
+            if found == nil { try await transaction.recordTypedCodeMiss(for: email, at: now) }
         }
+        guard let pending = found, let id = pending.id, !pending.isSpent else { return .refused(.invalidOOBCode) }
         guard !pending.isExpired(at: now) else { return .refused(.expiredOOBCode) }
         guard pending.email == email else {
             try await transaction.recordMismatch(pendingRequestID: id)

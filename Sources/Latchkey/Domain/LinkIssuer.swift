@@ -30,6 +30,8 @@ package struct LinkIssuer: Sendable {
     let outbox: OutboxSignal
     let publicURL: URL
     let codeLifetime: TimeInterval
+    /// Whether emails show a typed code beside the link (`emailLink.typedCode`).
+    let showsTypedCode: Bool
     /// Development mode logs each link, as Firebase's emulator does, and why a send mailed nothing.
     let isDevelopment: Bool
     let enumerationProtection: Bool
@@ -38,9 +40,10 @@ package struct LinkIssuer: Sendable {
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
-        codeLifetime: TimeInterval, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter,
+        codeLifetime: TimeInterval, showsTypedCode: Bool = false, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.showsTypedCode = showsTypedCode
         self.secret = secret
         self.clock = clock
         self.outbox = outbox
@@ -64,12 +67,16 @@ package struct LinkIssuer: Sendable {
         let code = ServerSecret.makeToken()
         let now = clock.now
         let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
+        // An admin's link (no email) has no typed code: the code exists only to be read in the email.
+        let typedCode = showsTypedCode && sendsEmail ? TypedCode.make() : nil
         let letter = SignInLetter(
-            link: link, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
+            link: link, typedCode: typedCode, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
             requester: request.caller.requester)
-        let pending = PendingRequest(
+        var stored = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
+        stored.typedCodeHash = typedCode.map { secret.hash(TypedCode.hashInput($0, email: request.email), for: .typedCode) }
+        let pending = stored
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let requester = request.caller.requester
         let limits = request.caller.limits([.init(.sendPerEmail, request.email.value), .init(.sendPerIP, request.caller.ipAddress)])

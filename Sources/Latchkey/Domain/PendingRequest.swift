@@ -6,6 +6,8 @@ import Foundation
 package struct PendingRequest: Sendable {
     package var id: Int64?
     package var codeHash: Data
+    /// The keyed hash of the typed code the email shows with its address (`TypedCode`), when it shows one.
+    package var typedCodeHash: Data?
     package var email: EmailAddress
     package var createdAt: Date
     package var expiresAt: Date
@@ -19,16 +21,18 @@ package struct PendingRequest: Sendable {
     package var androidInstallApp: Bool
     package var handlesCodeInApp: Bool
 
-    /// A wrong email this many times and the code is dead, so the code cannot be paired with guessed addresses.
+    /// A wrong email this many times, or this many wrong typed codes for its address, and the code is dead: the code
+    /// cannot be paired with guessed addresses, nor the typed code guessed.
     package static let maximumMismatches = 5
 
     package init(
         id: Int64? = nil, codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag,
         continueURL: String, usedAt: Date? = nil, mismatchCount: Int = 0, iOSBundleID: String? = nil, androidPackageName: String? = nil,
-        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false
+        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false, typedCodeHash: Data? = nil
     ) {
         self.id = id
         self.codeHash = codeHash
+        self.typedCodeHash = typedCodeHash
         self.email = email
         self.createdAt = createdAt
         self.expiresAt = expiresAt

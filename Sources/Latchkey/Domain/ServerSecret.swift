@@ -9,6 +9,8 @@ package struct ServerSecret: Sendable {
     /// What a stored hash is of.
     package enum HashPurpose: Sendable {
         case linkCode
+        /// The short code a sign-in email shows, with its address (`TypedCode`).
+        case typedCode
         case refreshToken
         /// An email address or IP address counted by a rate limit: counters name no one in clear.
         case rateLimitSubject
@@ -43,6 +45,7 @@ package struct ServerSecret: Sendable {
     /// The HKDF `info` of each derived key.
     private enum KeyInfo: String {
         case linkCode = "latchkey link code v1"
+        case typedCode = "latchkey typed code v1"
         case refreshToken = "latchkey refresh token v1"
         case outboxSealing = "latchkey outbox sealing v1"
         case rateLimitSubject = "latchkey rate limit subject v1"
@@ -60,6 +63,7 @@ package struct ServerSecret: Sendable {
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
     private let linkCodeMAC: HMAC<SHA256>
+    private let typedCodeMAC: HMAC<SHA256>
     private let refreshTokenMAC: HMAC<SHA256>
     private let sealingKey: SymmetricKey
     private let rateLimitMAC: HMAC<SHA256>
@@ -81,6 +85,7 @@ package struct ServerSecret: Sendable {
             HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
         }
         linkCodeMAC = HMAC(key: derive(.linkCode))
+        typedCodeMAC = HMAC(key: derive(.typedCode))
         refreshTokenMAC = HMAC(key: derive(.refreshToken))
         sealingKey = derive(.outboxSealing)
         rateLimitMAC = HMAC(key: derive(.rateLimitSubject))
@@ -101,6 +106,7 @@ package struct ServerSecret: Sendable {
         var mac =
             switch purpose {
             case .linkCode: linkCodeMAC
+            case .typedCode: typedCodeMAC
             case .refreshToken: refreshTokenMAC
             case .rateLimitSubject: rateLimitMAC
             case .providerState: providerStateMAC

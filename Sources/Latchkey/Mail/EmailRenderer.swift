@@ -9,6 +9,7 @@ package struct EmailRenderer: Sendable {
     struct SignInView: MustacheParent {
         let appName: String
         let link: String
+        let typedCode: String?
         let email: String
         let expiresInMinutes: Int
         let requestedAt: String
@@ -21,6 +22,7 @@ package struct EmailRenderer: Sendable {
             switch name {
             case "appName": appName
             case "link": link
+            case "typedCode": typedCode.map { $0 as Any }
             case "email": email
             case "expiresInMinutes": expiresInMinutes
             case "requestedAt": requestedAt
@@ -83,7 +85,7 @@ package struct EmailRenderer: Sendable {
     package func message(for letter: SignInLetter, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
         let view = SignInView(
-            appName: appName, link: letter.link, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
+            appName: appName, link: letter.link, typedCode: letter.typedCode, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
             requestedAt: Self.time(requestedAt), ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
         let folder = "email/\(signInLanguages.folder(for: LanguageTag(letter.language) ?? .english))/"
         return try message(view, templates: folder + "sign-in", to: recipient, date: requestedAt, messageToken: letter.messageToken)
@@ -124,7 +126,7 @@ package struct EmailRenderer: Sendable {
             let language = LanguageTag(folder) ?? .english
             let letter = SignInLetter(
                 link: SignInLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
-                language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0), requester: requester)
+                typedCode: TypedCode.make(), language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0), requester: requester)
             try check(folder) { _ = try message(for: letter, to: recipient) }
         }
         for folder in noticeLanguages.all {

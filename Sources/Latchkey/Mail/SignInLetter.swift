@@ -8,6 +8,8 @@ import Foundation
 package struct SignInLetter: Sendable, Equatable, Codable {
     /// The full sign-in link, code included: the reason the letter is sealed.
     package var link: String
+    /// The short code to type instead, as the email shows it (`ABCD-EFGH`), when it shows one.
+    package var typedCode: String?
     package var language: String
     package var expiresInMinutes: Int
     /// Unix seconds of the request, for the email's text and its `Date` header.
@@ -18,9 +20,12 @@ package struct SignInLetter: Sendable, Equatable, Codable {
     /// is at least once) carries the same ID, so receivers can tell it is one message.
     package var messageToken: String
 
-    package init(link: SignInLink, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary) {
+    package init(
+        link: SignInLink, typedCode: String? = nil, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary
+    ) {
         self.messageToken = ServerSecret.makeToken(bytes: 18)
         self.link = link.url
+        self.typedCode = typedCode.map(TypedCode.display)
         self.language = language.value
         self.expiresInMinutes = expiresInMinutes
         self.requestedAt = requestedAt.timeIntervalSince1970

@@ -6,6 +6,11 @@ package protocol SignInRequestStore {
     /// Drops the oldest unused requests for `email` beyond the newest `count`.
     func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
+    /// The newest request whose typed code (with its address) has this keyed hash.
+    func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest?
+    /// Counts a wrong typed code for `email` against every request of the address still live at `now`: they share the
+    /// mismatch budget, so a few wrong codes kill them all.
+    func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws
     /// The single conditional UPDATE that makes a code single-use: true only for the one caller that finds it unused,
     /// unexpired and not killed by mismatches.
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool

@@ -206,5 +206,13 @@ enum PostgresMigrations {
             ALTER TABLE outbox ADD CONSTRAINT outbox_format_check CHECK (format IN ('mime', 'sign-in', 'security-notice'));
             """
         ),
+        (
+            // The short code a sign-in email shows beside its link, kept as a keyed hash with its address.
+            "v7: typed codes",
+            """
+            ALTER TABLE pending_requests ADD COLUMN typed_code_hash BYTEA;
+            CREATE INDEX pending_requests_by_typed_code ON pending_requests(typed_code_hash) WHERE typed_code_hash IS NOT NULL;
+            """
+        ),
     ]
 }

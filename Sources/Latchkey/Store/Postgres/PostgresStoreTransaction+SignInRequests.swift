@@ -6,10 +6,10 @@ extension PostgresStoreTransaction {
         try await execute(
             """
             INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id, android_package_name,
-                android_install_app, handles_code_in_app)
+                android_install_app, handles_code_in_app, typed_code_hash)
             VALUES (\(request.codeHash), \(request.email.value), \(request.createdAt.timeIntervalSince1970), \(request.expiresAt.timeIntervalSince1970),
                 \(request.language.value), \(request.continueURL), \(request.iOSBundleID), \(request.androidPackageName), \(request.androidInstallApp),
-                \(request.handlesCodeInApp))
+                \(request.handlesCodeInApp), \(request.typedCodeHash))
             """)
     }
 
@@ -23,9 +23,23 @@ extension PostgresStoreTransaction {
     }
 
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
-        guard let row = try await row("SELECT * FROM pending_requests WHERE code_hash = \(codeHash)"),
-            let email = EmailAddress(try row["email"].decode(String.self))
-        else { return nil }
+        try await row("SELECT * FROM pending_requests WHERE code_hash = \(codeHash)").flatMap(Self.pendingRequest)
+    }
+
+    func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest? {
+        try await row("SELECT * FROM pending_requests WHERE typed_code_hash = \(typedCodeHash) ORDER BY id DESC LIMIT 1").flatMap(Self.pendingRequest)
+    }
+
+    func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws {
+        try await execute(
+            """
+            UPDATE pending_requests SET mismatch_count = mismatch_count + 1
+            WHERE email = \(email.value) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
+            """)
+    }
+
+    private static func pendingRequest(_ row: PostgresRandomAccessRow) throws -> PendingRequest? {
+        guard let email = EmailAddress(try row["email"].decode(String.self)) else { return nil }
         return PendingRequest(
             id: try row["id"].decode(Int64.self), codeHash: try row["code_hash"].decode(Data.self), email: email,
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
@@ -33,7 +47,8 @@ extension PostgresStoreTransaction {
             language: LanguageTag(try row["language"].decode(String.self)) ?? .english, continueURL: try row["continue_url"].decode(String.self),
             usedAt: Self.date(try row["used_at"].decode(Double?.self)), mismatchCount: try row["mismatch_count"].decode(Int.self),
             iOSBundleID: try row["ios_bundle_id"].decode(String?.self), androidPackageName: try row["android_package_name"].decode(String?.self),
-            androidInstallApp: try row["android_install_app"].decode(Bool.self), handlesCodeInApp: try row["handles_code_in_app"].decode(Bool.self))
+            androidInstallApp: try row["android_install_app"].decode(Bool.self), handlesCodeInApp: try row["handles_code_in_app"].decode(Bool.self),
+            typedCodeHash: try row["typed_code_hash"].decode(Data?.self))
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {

@@ -189,5 +189,13 @@ extension SQLiteMigrations {
             CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
             """
         ),
+        (
+            // The short code a sign-in email shows beside its link, kept as a keyed hash with its address.
+            "v17: typed codes",
+            """
+            ALTER TABLE pending_requests ADD COLUMN typed_code_hash BLOB;
+            CREATE INDEX pending_requests_by_typed_code ON pending_requests(typed_code_hash) WHERE typed_code_hash IS NOT NULL;
+            """
+        ),
     ]
 }

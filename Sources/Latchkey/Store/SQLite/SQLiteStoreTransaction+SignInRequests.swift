@@ -6,13 +6,13 @@ extension SQLiteStoreTransaction {
         try execute(
             sql: """
                 INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id,
-                    android_package_name, android_install_app, handles_code_in_app)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    android_package_name, android_install_app, handles_code_in_app, typed_code_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 request.codeHash, request.email.value, request.createdAt.timeIntervalSince1970, request.expiresAt.timeIntervalSince1970,
                 request.language.value, request.continueURL, request.iOSBundleID, request.androidPackageName, request.androidInstallApp,
-                request.handlesCodeInApp,
+                request.handlesCodeInApp, request.typedCodeHash,
             ])
     }
 
@@ -27,15 +27,28 @@ extension SQLiteStoreTransaction {
     }
 
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
-        guard let row = try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]),
-            let email = EmailAddress(row["email"])
-        else { return nil }
+        try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]).flatMap(Self.pendingRequest)
+    }
+
+    func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest? {
+        try row(sql: "SELECT * FROM pending_requests WHERE typed_code_hash = ? ORDER BY id DESC LIMIT 1", arguments: [typedCodeHash])
+            .flatMap(Self.pendingRequest)
+    }
+
+    func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws {
+        try execute(
+            sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE email = ? AND used_at IS NULL AND expires_at > ?",
+            arguments: [email.value, now.timeIntervalSince1970])
+    }
+
+    private static func pendingRequest(_ row: Row) -> PendingRequest? {
+        guard let email = EmailAddress(row["email"]) else { return nil }
         return PendingRequest(
             id: row["id"], codeHash: row["code_hash"], email: email, createdAt: Date(timeIntervalSince1970: row["created_at"]),
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
             continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"],
             iOSBundleID: row["ios_bundle_id"], androidPackageName: row["android_package_name"], androidInstallApp: row["android_install_app"],
-            handlesCodeInApp: row["handles_code_in_app"])
+            handlesCodeInApp: row["handles_code_in_app"], typedCodeHash: row["typed_code_hash"])
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {
