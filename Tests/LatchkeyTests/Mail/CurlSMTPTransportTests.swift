@@ -205,7 +205,9 @@ struct CurlSMTPTransportTests {
 
     @Test func closingFailsQueuedMessagesWithoutWaitingForTheWorker() async throws {
         try await withSMTPSink(.init(isSilent: true)) { sink in
-            let transport = try CurlSMTPTransport(settings: sink.settings(workers: 1, timeoutSeconds: 2))
+            // The in-flight message must still be in flight when the queued one is failed: its timeout leaves a loaded
+            // machine seconds to get there.
+            let transport = try CurlSMTPTransport(settings: sink.settings(workers: 1, timeoutSeconds: 6))
             let first = Task { try await transport.deliver(Self.message(1), to: Self.alice, id: 1) }
             // The single worker is now stuck on the silent server; this one waits in the queue.
             try await waitUntil { try sink.connectionCount() == 1 }
