@@ -94,7 +94,8 @@ package func buildApplication(
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(
                 store: store, secret: secret, clock: clock, finisher: finisher, notices: notices, policy: secondFactors, recentLogin: recentLogin),
-            signIn: SecondFactorSignIn(store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter),
+            signIn: SecondFactorSignIn(
+                store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter, notices: notices),
             lookup: lookup),
         providerConfigs: ProviderConfigController(
             administration: ProviderConfigAdministration(directory: providers, clock: clock), projectID: configuration.projectID),

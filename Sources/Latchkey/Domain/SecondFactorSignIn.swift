@@ -6,7 +6,8 @@ import Logging
 ///
 /// Guessing is cut off twice: a challenge takes at most `SecondFactorChallenge.maximumAttempts` codes, and codes count
 /// per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be turned into a
-/// brute force of the code by signing in again and again. A code's time step is spent once accepted.
+/// brute force of the code by signing in again and again. A code's time step is spent once accepted. The wrong code
+/// that ends a challenge emails the owner: whoever sent it got past the first factor.
 package struct SecondFactorSignIn: Sendable {
     let store: any Store
     let secret: ServerSecret
@@ -14,10 +15,13 @@ package struct SecondFactorSignIn: Sendable {
     let finisher: SignInFinisher
     let policy: SecondFactorPolicy
     let limiter: RateLimiter
+    let notices: SecurityNotices
 
     package init(
-        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, policy: SecondFactorPolicy, limiter: RateLimiter
+        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, policy: SecondFactorPolicy, limiter: RateLimiter,
+        notices: SecurityNotices
     ) {
+        self.notices = notices
         self.store = store
         self.secret = secret
         self.clock = clock
@@ -40,7 +44,10 @@ package struct SecondFactorSignIn: Sendable {
 
     /// Signs in with `code` from the factor `factorID`. The session keeps the first factor's provider and names the second.
     /// A missing factor id or code is refused after the credential, so an app with a dead credential starts over.
-    package func finalize(pendingCredential: String, factorID: String?, code: String?, by caller: Caller, logger: Logger) async throws -> Session {
+    /// The challenge's last wrong code tells the owner by email (in `language`): someone got past the first factor.
+    package func finalize(
+        pendingCredential: String, factorID: String?, code: String?, language: LanguageTag = .english, by caller: Caller, logger: Logger
+    ) async throws -> Session {
         guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
         let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
         let now = clock.now
@@ -51,7 +58,7 @@ package struct SecondFactorSignIn: Sendable {
         // Every code tried counts, per account and in the transaction that tries it, so no burst of concurrent guesses
         // outruns the count; the window counts an account's codes, whoever sends them (an admin's too).
         let attempts = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
-        let (secret, policy, finisher, requester) = (secret, policy, finisher, caller.requester)
+        let (secret, policy, finisher, notices, requester) = (secret, policy, finisher, notices, caller.requester)
         let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
             // The attempt is claimed before the code is looked at: a challenge answers at most its number of codes.
             guard let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
@@ -67,6 +74,9 @@ package struct SecondFactorSignIn: Sendable {
             else {
                 try await transaction.record(
                     AuditEvent(.secondFactorRefused, at: now, accountID: account.id, email: account.email, requester: requester))
+                if challenge.attempts == SecondFactorChallenge.maximumAttempts {
+                    try await notices.queue(SecurityNotice(.codesRefused, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
+                }
                 return .refused(.invalidCode)
             }
             guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
@@ -79,6 +89,7 @@ package struct SecondFactorSignIn: Sendable {
             signedIn.lastSignInAt = now
             return .accepted((try await transaction.userRecord(signedIn), refresh))
         }
+        if verdict.refusal == .invalidCode { notices.nudge() }
         let (user, refresh) = try verdict.get()
         logger.debug("Second factor passed", metadata: ["account": "\(user.account.id)"])
         return try finisher.tokens(for: user, refresh: refresh, authTime: now, now: now)

@@ -80,8 +80,8 @@ struct SecondFactorController {
             throw body.phoneVerificationInfo != nil ? SignInError.smsNotOffered : .unsupportedSecondFactor("MFA provider not supported!")
         }
         let session = try await signIn.finalize(
-            pendingCredential: credential, factorID: body.mfaEnrollmentId, code: verification.verificationCode, by: context.caller(of: request),
-            logger: context.logger)
+            pendingCredential: credential, factorID: body.mfaEnrollmentId, code: verification.verificationCode, language: context.language(of: request),
+            by: context.caller(of: request), logger: context.logger)
         return FinalizeMfaResponse(idToken: session.idToken, refreshToken: session.refreshToken)
     }
 

@@ -51,6 +51,7 @@ package struct EmailRenderer: Sendable {
             case "factorAdded": change == .factorAdded
             case "factorRemoved": change == .factorRemoved
             case "allFactorsRemoved": change == .allFactorsRemoved
+            case "codesRefused": change == .codesRefused
             case "factorName": factorName.map { $0 as Any }
             case "changedAt": changedAt
             case "ipAddress": ipAddress.map { $0 as Any }

@@ -8,6 +8,8 @@ package struct SecurityNotice: Sendable, Equatable, Codable {
         case factorRemoved
         /// An admin removed every factor.
         case allFactorsRemoved
+        /// A sign-in passed its first factor, then its challenge died of wrong codes: someone else may hold the password.
+        case codesRefused
     }
 
     package var change: Change

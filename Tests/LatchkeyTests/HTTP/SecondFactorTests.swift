@@ -125,15 +125,17 @@ import Testing
                 #expect(Self.errorCode(try await client.finishSecondFactor(credential, factorID: authenticator.factorID, code: wrong)) == "INVALID_CODE")
             }
             #expect(Self.errorCode(try await client.finishSecondFactor(credential, factorID: authenticator.factorID, code: right)) == "INVALID_MFA_PENDING_CREDENTIAL")
+            // The code that ended the challenge told the owner: someone got past the first factor.
+            #expect(try await mailbox.waitForMessages(4)[3].contains("Subject: Someone is trying to sign in to your Latchkey account"))
 
-            let next = try #require(try await Self.signIn(client, mailbox, message: 3)["mfaPendingCredential"] as? String)
+            let next = try #require(try await Self.signIn(client, mailbox, message: 4)["mfaPendingCredential"] as? String)
             for _ in 0..<2 {
                 #expect(Self.errorCode(try await client.finishSecondFactor(next, factorID: authenticator.factorID, code: wrong)) == "INVALID_CODE")
             }
             // Seven wrong codes fill the account's window: even the right code waits for it to end.
             #expect(Self.errorCode(try await client.finishSecondFactor(next, factorID: authenticator.factorID, code: right)) == "TOO_MANY_ATTEMPTS_TRY_LATER")
             clock.advance(by: 3601)
-            let later = try #require(try await Self.signIn(client, mailbox, message: 4)["mfaPendingCredential"] as? String)
+            let later = try #require(try await Self.signIn(client, mailbox, message: 5)["mfaPendingCredential"] as? String)
             let passed = try await client.finishSecondFactor(later, factorID: authenticator.factorID, code: authenticator.code(at: clock.now))
             #expect(passed.status == .ok, "\(passed.text)")
         }

@@ -49,13 +49,13 @@ import Testing
         var subjects = Set<String>()
         for change in SecurityNotice.Change.allCases {
             let notice = SecurityNotice(
-                change, factorName: change == .allFactorsRemoved ? nil : "Pixel", language: try #require(LanguageTag(language)),
+                change, factorName: [.factorAdded, .factorRemoved].contains(change) ? "Pixel" : nil, language: try #require(LanguageTag(language)),
                 at: Date(timeIntervalSince1970: 1_800_000_000), requester: RequesterSummary(ipAddress: "203.0.113.9", userAgent: Self.firefoxOnAndroid))
             let message = try renderer.message(for: SecurityNotice(decoding: Data(JSONEncoder().encode(notice))), to: recipient)
             #expect(!message.subject.isEmpty && !message.subject.contains("\n") && message.subject.contains("Example"))
             #expect(message.htmlBody.contains("lang=\"\(language)\"") && message.textBody.contains("alice@example.com"))
             #expect(message.textBody.contains("2027-01-15") && message.textBody.contains("203.0.113.9"))
-            #expect(message.textBody.contains("Pixel") == (change != .allFactorsRemoved))
+            #expect(message.textBody.contains("Pixel") == [.factorAdded, .factorRemoved].contains(change))
             #expect(!message.textBody.contains("Mozilla") && !message.htmlBody.contains("Mozilla"))
             if language != "en" { #expect(!message.subject.contains("authenticator") && !message.textBody.contains("If this was you")) }
             subjects.insert(message.subject)
