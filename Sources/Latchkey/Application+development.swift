@@ -11,7 +11,7 @@ func developmentEndpoints(_ configuration: AppConfiguration, pages: PageRenderer
     if let apiKey = configuration.apiKeys.sorted().first,
         let demo = try DemoController(
             directory: configuration.development.demoDirectory, apiKey: apiKey, projectID: configuration.projectID,
-            providers: configuration.identityProviders.providers, logger: logger)
+            providers: configuration.identityProviders.providers, typedCode: configuration.emailLink.typedCode, logger: logger)
     {
         endpoints.append(demo.endpoints)
     }

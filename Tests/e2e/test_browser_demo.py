@@ -5,6 +5,8 @@ A user asks for a link on `/demo/`, reads it in the development mailbox, and ope
 and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts). And the
 demo's provider buttons, through the hosted `/__/auth/handler` page and the login forms of two real OpenID Connect
 providers on loopback. And a second factor: turning on an authenticator, and the code prompt at the next sign-in.
+And the code the email shows beside its link (`emailLink.typedCode`), typed where the link was asked for or in a fresh
+profile with the address.
 
 Screenshots of every step go to `.ci/artifacts/browser-demo/` (not committed). Chromium and chromedriver come
 from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and never downloads anything.
@@ -12,8 +14,10 @@ from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and n
 
 import json
 import os
+import re
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pyotp
 import pytest
@@ -28,7 +32,7 @@ from selenium.webdriver.support import expected_conditions as visible  # noqa: E
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from django_oidc import DjangoOIDCProvider  # noqa: E402
-from harness import HTTP_TIMEOUT, PROJECT_ID, REPO  # noqa: E402
+from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, code_of, complete, read_email, read_link, send  # noqa: E402
 from oidc import OIDCProvider  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -36,6 +40,10 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / ".ci" / "artifacts" / "browser-demo"
 WAIT = 15  # seconds any one page state may take to appear
 DEMO = {"development": {"demoDirectory": str(REPO / "examples" / "web")}}
+TYPED_CODE = {"emailLink": {"typedCode": True}}
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+# The email's typed code: the line that offers it, then the code, shown as two groups of four.
+TYPED_CODE_IN_TEXT = re.compile(r"Or type this code on the device where you asked to sign in:\s+([2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})\n")
 
 
 @pytest.fixture
@@ -114,6 +122,20 @@ def read_link_in_mailbox(driver, server, address, screenshot, subject=""):
     return link
 
 
+def read_link_and_code_in_mailbox(driver, server, address, screenshot, subject=""):
+    """The newest email's sign-in link and the code it shows beside it, read in the development mailbox."""
+    link = read_link_in_mailbox(driver, server, address, screenshot, subject)
+    text = driver.find_element(By.ID, "text").text
+    match = TYPED_CODE_IN_TEXT.search(text)
+    assert match, text
+    return link, match.group(1)
+
+
+def wrong_code(code):
+    """Another well-formed code: every character moved one place along the alphabet."""
+    return "".join(CODE_ALPHABET[(CODE_ALPHABET.index(c) + 1) % len(CODE_ALPHABET)] if c in CODE_ALPHABET else c for c in code)
+
+
 def assert_signed_in(driver, address, screenshot, step="signed-in"):
     assert wait_for(driver, "signed-in")
     assert driver.find_element(By.ID, "user-email").text == address
@@ -130,6 +152,8 @@ def test_a_link_opened_in_the_same_browser_signs_in_without_retyping(start_latch
     server = start_latchkey(**DEMO)
     browser = open_browser("user")
     request_link(browser, server, "alice@example.com", screenshot)
+    # Without emailLink.typedCode the emails show no code, so the page offers none to type.
+    assert not browser.find_element(By.ID, "typed").is_displayed()
     link = read_link_in_mailbox(browser, server, "alice@example.com", screenshot)
 
     browser.get(link)
@@ -351,3 +375,87 @@ def test_turn_on_an_authenticator_then_sign_in_with_its_code(start_latchkey, ope
     assert browser.find_element(By.ID, "enroll-start").text == "Turn on an authenticator"
     assert not browser.find_element(By.ID, "error").is_displayed()
     screenshot(browser, "authenticator-removed")
+
+
+def test_a_code_typed_in_a_fresh_profile_signs_in_and_spends_the_link(start_latchkey, open_browser, screenshot):
+    """Profile A asks for a link; the email's code is typed, with the address, in a second, fresh profile (a wrong code
+    first, refused with the server's code), which signs in there; the link, opened afterwards, no longer signs in."""
+    server = start_latchkey(**DEMO, **TYPED_CODE)
+    address = "frank@example.com"
+    requester = open_browser("requester")
+    request_link(requester, server, address, screenshot)
+    # The waiting screen offers the code; the address it already knows.
+    assert wait_for(requester, "typed-code")
+    assert not requester.find_element(By.ID, "typed-email-field").is_displayed()
+    link, code = read_link_and_code_in_mailbox(requester, server, address, screenshot)
+
+    elsewhere = open_browser("elsewhere")
+    elsewhere.get(server.url + "/demo/")
+    wait_for(elsewhere, "have-code").click()
+    # No address remembered here: the form asks for it with the code.
+    wait_for(elsewhere, "typed-email").send_keys(address)
+    assert not elsewhere.find_element(By.ID, "sent-line").is_displayed()
+    elsewhere.find_element(By.ID, "typed-code").send_keys(wrong_code(code))
+    screenshot(elsewhere, "wrong-code-typed")
+    elsewhere.find_element(By.ID, "typed-button").click()
+    assert "(INVALID_OOB_CODE)" in wait_for(elsewhere, "error").text
+    assert wait_for(elsewhere, "typed-code").get_attribute("value") == wrong_code(code)
+    assert elsewhere.find_element(By.ID, "typed-email").get_attribute("value") == address
+    screenshot(elsewhere, "wrong-code-refused")
+
+    field = elsewhere.find_element(By.ID, "typed-code")
+    field.clear()
+    field.send_keys(code.lower().replace("-", " "))  # as a person might type it
+    screenshot(elsewhere, "code-typed")
+    elsewhere.find_element(By.ID, "typed-button").click()
+    claims = assert_signed_in(elsewhere, address, screenshot, "signed-in-with-code")
+    assert claims["firebase"]["sign_in_provider"] == "password"
+    assert not elsewhere.find_element(By.ID, "error").is_displayed()
+
+    # The link, opened afterwards where it was asked for: the landing page says it was used...
+    requester.get(link)
+    assert "already been used" in requester.find_element(By.TAG_NAME, "h1").text
+    screenshot(requester, "link-used")
+    # ...and the demo, handed the link's code as the landing page hands a live one, shows the server's refusal.
+    requester.get(server.url + "/demo/?" + urlencode({"mode": "signIn", "oobCode": code_of(link), "apiKey": API_KEY}))
+    assert "(INVALID_OOB_CODE)" in wait_for(requester, "error").text
+    assert wait_for(requester, "send-form")
+    assert not requester.find_element(By.ID, "signed-in").is_displayed()
+    screenshot(requester, "link-refused")
+
+
+def test_a_code_typed_on_the_waiting_screen_goes_on_to_the_second_factor(start_latchkey, open_browser, screenshot):
+    """An account with an authenticator asks for a link; its email is read on a phone, and the code typed on the
+    waiting screen where the link was asked for: the demo goes on to the code prompt as after a link, then signs in."""
+    server = start_latchkey(**DEMO, **TYPED_CODE, mfa={"state": "ENABLED"})
+    address = "gina@example.com"
+    # The authenticator, turned on through the API as an app would.
+    send(server, address)
+    session = complete(server, address, code_of(read_link(server, 1))).json()
+    started = requests.post(f"{server.url}/v2/accounts/mfaEnrollment:start", params={"key": API_KEY}, timeout=HTTP_TIMEOUT,
+                            json={"idToken": session["idToken"], "totpEnrollmentInfo": {}})
+    assert started.status_code == 200, started.text
+    info = started.json()["totpSessionInfo"]
+    totp = pyotp.TOTP(info["sharedSecretKey"])
+    finalized = requests.post(f"{server.url}/v2/accounts/mfaEnrollment:finalize", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, json={
+        "idToken": session["idToken"], "totpVerificationInfo": {"sessionInfo": info["sessionInfo"], "verificationCode": totp.now()}})
+    assert finalized.status_code == 200, finalized.text
+    read_email(server, 2)  # the notice of the new authenticator: the sign-in email comes after it
+
+    laptop = open_browser("laptop")
+    request_link(laptop, server, address, screenshot)
+    phone = open_browser("phone")
+    _, code = read_link_and_code_in_mailbox(phone, server, address, screenshot, subject="Sign in to")
+
+    assert not laptop.find_element(By.ID, "typed-email-field").is_displayed()
+    laptop.find_element(By.ID, "typed-code").send_keys(code.replace("-", "").lower())
+    screenshot(laptop, "code-typed")
+    laptop.find_element(By.ID, "typed-button").click()
+    assert "Enter the code from your authenticator" in wait_for(laptop, "second-factor").text
+    assert laptop.execute_script("return localStorage.getItem('emailForSignIn')") is None
+    screenshot(laptop, "authenticator-prompt")
+
+    laptop.find_element(By.ID, "code").send_keys(totp.at(time.time() + 30))  # the enrollment spent the current step
+    laptop.find_element(By.ID, "code-button").click()
+    claims = assert_signed_in(laptop, address, screenshot, "signed-in-with-both")
+    assert claims["firebase"]["sign_in_second_factor"] == "totp" and claims["user_id"] == session["localId"]

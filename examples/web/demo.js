@@ -4,6 +4,8 @@
 // 2. Opened from the link (mode=signIn&oobCode=… in the URL, Firebase's isSignInWithEmailLink), call
 //    accounts:signInWithEmailLink with the remembered address, or ask for it again when this browser has none
 //    (Firebase's security guidance: a link opened elsewhere must not sign in without the address).
+//    Or, with the email read on another device, type the code it shows beside the link (`emailLink.typedCode`):
+//    accounts:signInWithEmailLink takes it as oobCode, with the address, and the link and the code spend each other.
 // 3. Show the ID token's claims, and sign out.
 //
 // And sign-in with the identity providers Latchkey is configured with: a button sends the browser to the hosted page
@@ -69,7 +71,8 @@ function claimsOf(idToken) {
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-function explain(code) {
+/** A readable text for an error code; `typed` when the code at fault is one the user typed rather than a link's. */
+function explain(code, typed = false) {
   const name = code.split(" : ")[0];
   const texts = {
     INVALID_EMAIL: "This email address doesn't match the one the sign-in link was sent to.",
@@ -95,8 +98,14 @@ function explain(code) {
     INVALID_ID_TOKEN: "Your session has ended. Sign out and sign in again.",
     TOKEN_EXPIRED: "Your session has ended. Sign out and sign in again.",
   };
+  // A typed code stands for its email's link: the same errors, told about the code.
+  const typedTexts = {
+    INVALID_OOB_CODE: "This code is wrong, or it or its link was already used. Check the newest email, or request a new one.",
+    EXPIRED_OOB_CODE: "This code has expired. Request a new email.",
+  };
+  const text = (typed && typedTexts[name]) || texts[name];
   // The error code too: the one thing to look up (and what the SDKs map to their errors).
-  return texts[name] ? `${texts[name]} (${name})` : `Something went wrong (${code}).`;
+  return text ? `${text} (${name})` : `Something went wrong (${code}).`;
 }
 
 /** A sign-in's answer: tokens, or `mfaPendingCredential` when the account asks for its second factor first. */
@@ -299,7 +308,8 @@ async function finishProviderSignIn(answer) {
   }
 }
 
-async function complete(email, code) {
+/** accounts:signInWithEmailLink with the link's code, or (`typed`) the code its email shows, typed on this device. */
+async function complete(email, code, typed = false) {
   show("working");
   showError("");
   try {
@@ -309,8 +319,18 @@ async function complete(email, code) {
     history.replaceState(null, "", location.pathname);
     adopt(answer);
   } catch (error) {
-    showError(explain(error.message));
-    if (error.message.startsWith("INVALID_EMAIL") || error.message.startsWith("MISSING_EMAIL")) {
+    showError(explain(error.message, typed));
+    const wrongAddress = error.message.startsWith("INVALID_EMAIL") || error.message.startsWith("MISSING_EMAIL");
+    if (typed) {
+      // Back to the form, to correct the code or the address (a wrong one counts against the address's codes).
+      show("sent");
+      if (wrongAddress) {
+        $("typed-email-field").hidden = false;
+        return $("typed-email").focus();
+      }
+      return $("typed-code").select();
+    }
+    if (wrongAddress) {
       show("confirm");
       $("confirm-email").focus();
     } else {
@@ -334,13 +354,42 @@ async function sendLink(event) {
       canHandleCodeInApp: true,
     });
     localStorage.setItem(EMAIL_KEY, email);
-    $("sent-to").textContent = email;
-    show("sent");
+    showCodeForm(email);
   } catch (error) {
     showError(explain(error.message));
   } finally {
     $("send-button").disabled = false;
   }
+}
+
+/** The waiting screen: with `email` (this browser just asked for a link) the code is all it asks for; without, the
+ * address too (the link was asked for on another device), filled in when this browser remembers one. */
+function showCodeForm(email) {
+  $("sent-to").textContent = email || "";
+  $("sent-line").hidden = !email;
+  $("sent-elsewhere").hidden = Boolean(email);
+  $("typed-email").value = email || localStorage.getItem(EMAIL_KEY) || "";
+  $("typed-email-field").hidden = Boolean(email);
+  $("typed-code").value = "";
+  show("sent");
+  if (!email) $("typed-email").focus();
+}
+
+/** The code the email shows beside its link, typed here: signs in as the link would, with the address. */
+function signInWithTypedCode(event) {
+  event.preventDefault();
+  const email = $("typed-email").value.trim();
+  const code = $("typed-code").value.trim();
+  if (!email) {
+    $("typed-email-field").hidden = false;
+    $("typed-email").focus();
+    return showError("Enter your email address.");
+  }
+  if (!code) {
+    $("typed-code").focus();
+    return showError("Enter the code from the email.");
+  }
+  complete(email, code, true);
 }
 
 function confirmEmail(event) {
@@ -361,6 +410,11 @@ function signOut() {
 async function start() {
   $("send-form").addEventListener("submit", sendLink);
   $("confirm-form").addEventListener("submit", confirmEmail);
+  $("typed-form").addEventListener("submit", signInWithTypedCode);
+  $("have-code").addEventListener("click", () => {
+    showError("");
+    showCodeForm(null);
+  });
   $("sign-out").addEventListener("click", signOut);
   $("start-over").addEventListener("click", () => show("send"));
   $("enroll-start").addEventListener("click", startEnrollment);
@@ -376,6 +430,8 @@ async function start() {
     apiKey = config.apiKey;
     projectId = config.projectId;
     providers = config.providers || [];
+    // The typed code exists only when the server puts one in its emails (`emailLink.typedCode`).
+    $("have-code-line").hidden = $("typed").hidden = !config.typedCode;
   } catch {
     showError("Could not load /demo/config.json: is Latchkey running in development mode?");
   }

@@ -35,6 +35,8 @@ struct DemoController {
         let apiKey: String
         let projectId: String
         let providers: [Provider]
+        /// Whether sign-in emails show a typed code (`emailLink.typedCode`), so the page offers to type one.
+        let typedCode: Bool
     }
 
     /// File name → file.
@@ -42,7 +44,9 @@ struct DemoController {
     let configuration: ByteBuffer
 
     /// Reads the demo's files from `directory`; `nil` (and a log line) when it has none, so the rest still starts.
-    init?(directory: String, apiKey: String, projectID: String, providers: [IdentityProviderSettings], logger: Logger) throws {
+    init?(
+        directory: String, apiKey: String, projectID: String, providers: [IdentityProviderSettings], typedCode: Bool, logger: Logger
+    ) throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var files: [String: File] = [:]
         for name in names {
@@ -58,7 +62,8 @@ struct DemoController {
         self.files = files
         let settings = Settings(
             apiKey: apiKey, projectId: projectID,
-            providers: providers.filter(\.isEnabled).map { Settings.Provider(providerId: $0.providerID, displayName: $0.displayName ?? $0.providerID) })
+            providers: providers.filter(\.isEnabled).map { Settings.Provider(providerId: $0.providerID, displayName: $0.displayName ?? $0.providerID) },
+            typedCode: typedCode)
         configuration = ByteBuffer(bytes: try JSONEncoder.api.encode(settings))
     }
 
