@@ -29,8 +29,8 @@ package struct LinkCompleter: Sendable {
 
     /// Signs in the owner of `email` with the code from their link, or the short code the email shows beside it
     /// (`TypedCode`, when `emailLink.typedCode` is on): whichever comes first spends the request. A typed code matches
-    /// only its own address, and each wrong one counts against every live request of the address, so a few wrong
-    /// guesses kill them all.
+    /// only its own address, and each wrong one counts against the typed codes of every live request of the address, so
+    /// a few wrong guesses kill them all (the links, which need no such budget, stay).
     ///
     /// A wrong email leaves the code usable (up to `PendingRequest.maximumMismatches` times); a disabled
     /// account consumes it. Taking over an account whose email was never verified strips its password and
@@ -91,8 +91,9 @@ package struct LinkCompleter: Sendable {
         case .link(let hash):
             found = try await transaction.pendingRequest(codeHash: hash)
         case .typed(let hash):
-            found = try await transaction.pendingRequest(typedCodeHash: hash)
-            if found == nil { try await transaction.recordTypedCodeMiss(for: email, at: now) }
+            let typed = try await transaction.pendingRequest(typedCodeHash: hash)
+            if typed == nil { try await transaction.recordTypedCodeMiss(for: email, at: now) }
+            found = typed.flatMap { $0.typedCodeMisses < PendingRequest.maximumMismatches ? $0 : nil }
         }
         guard let pending = found, let id = pending.id, !pending.isSpent else { return .refused(.invalidOOBCode) }
         guard !pending.isExpired(at: now) else { return .refused(.expiredOOBCode) }

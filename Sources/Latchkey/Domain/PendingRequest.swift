@@ -8,6 +8,9 @@ package struct PendingRequest: Sendable {
     package var codeHash: Data
     /// The keyed hash of the typed code the email shows with its address (`TypedCode`), when it shows one.
     package var typedCodeHash: Data?
+    /// Wrong typed codes given for the address while this request lived: at `maximumMismatches` its typed code is
+    /// dead, the link (which needs no such budget) not.
+    package var typedCodeMisses: Int
     package var email: EmailAddress
     package var createdAt: Date
     package var expiresAt: Date
@@ -21,18 +24,19 @@ package struct PendingRequest: Sendable {
     package var androidInstallApp: Bool
     package var handlesCodeInApp: Bool
 
-    /// A wrong email this many times, or this many wrong typed codes for its address, and the code is dead: the code
-    /// cannot be paired with guessed addresses, nor the typed code guessed.
+    /// A wrong email this many times and the code is dead (the link and the typed code with it), so the code cannot be
+    /// paired with guessed addresses; this many wrong typed codes for the address and the typed code is dead.
     package static let maximumMismatches = 5
 
     package init(
         id: Int64? = nil, codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag,
         continueURL: String, usedAt: Date? = nil, mismatchCount: Int = 0, iOSBundleID: String? = nil, androidPackageName: String? = nil,
-        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false, typedCodeHash: Data? = nil
+        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false, typedCodeHash: Data? = nil, typedCodeMisses: Int = 0
     ) {
         self.id = id
         self.codeHash = codeHash
         self.typedCodeHash = typedCodeHash
+        self.typedCodeMisses = typedCodeMisses
         self.email = email
         self.createdAt = createdAt
         self.expiresAt = expiresAt

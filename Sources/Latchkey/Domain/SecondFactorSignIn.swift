@@ -4,8 +4,8 @@ import Logging
 /// Finishes a sign-in stopped at the second factor (`mfaSignIn:finalize`): a code from one of the account's authenticator
 /// apps, against the challenge the first factor left (`SignInFinisher`).
 ///
-/// Guessing is cut off twice: a challenge takes at most `SecondFactorChallenge.maximumAttempts` codes, and codes count
-/// per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be turned into a
+/// Guessing is cut off twice: a challenge takes at most `SecondFactorChallenge.maximumAttempts` codes, and wrong codes
+/// count per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be turned into a
 /// brute force of the code by signing in again and again. A code's time step is spent once accepted. The wrong code
 /// that ends a challenge emails the owner: whoever sent it got past the first factor.
 package struct SecondFactorSignIn: Sendable {
@@ -56,9 +56,9 @@ package struct SecondFactorSignIn: Sendable {
         guard let factorID, !factorID.isEmpty else { throw SignInError.missingMFAEnrollmentID }
         guard let code, !code.isEmpty else { throw SignInError.missingCode }
         // Every code tried counts, per account and in the transaction that tries it, so no burst of concurrent guesses
-        // outruns the count; the window counts an account's codes, whoever sends them (an admin's too).
+        // outruns the count; a right one is taken back. The window counts an account's codes, whoever sends them.
         let attempts = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
-        let (secret, policy, finisher, notices, requester) = (secret, policy, finisher, notices, caller.requester)
+        let (secret, policy, finisher, notices, limiter, requester) = (secret, policy, finisher, notices, limiter, caller.requester)
         let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
             // The attempt is claimed before the code is looked at: a challenge answers at most its number of codes.
             guard let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
@@ -80,6 +80,7 @@ package struct SecondFactorSignIn: Sendable {
                 return .refused(.invalidCode)
             }
             guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
+            try await limiter.uncount(attempts, in: transaction)
             try await transaction.recordSignIn(accountID: account.id, at: now)
             let refresh = try await finisher.open(
                 accountID: account.id, provider: challenge.signInProvider, secondFactor: factor.id, authTime: now, at: now, in: transaction)

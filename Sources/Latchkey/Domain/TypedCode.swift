@@ -4,6 +4,7 @@
 package enum TypedCode {
     package static let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
     package static let length = 8
+    private static let asciiAlphabet = Set(alphabet.flatMap(\.unicodeScalars))
 
     /// A new code from the CSPRNG; a byte picks a character only below 248 (8 × 31), so every character is equally likely.
     package static func make() -> String {
@@ -26,9 +27,10 @@ package enum TypedCode {
     /// cannot be a typed code at all (a link's code, for one).
     package static func normalize(_ typed: String) -> String? {
         guard typed.count <= 2 * length else { return nil }
-        let code = typed.uppercased().filter { $0 != " " && $0 != "-" }
-        guard code.count == length, code.allSatisfy(alphabet.contains) else { return nil }
-        return code
+        // Matched by Unicode scalar, not by character: Swift finds `K` in the Kelvin sign, whose bytes hash differently.
+        let scalars = typed.uppercased().unicodeScalars.filter { $0 != " " && $0 != "-" }
+        guard scalars.count == length, scalars.allSatisfy({ asciiAlphabet.contains($0) }) else { return nil }
+        return String(String.UnicodeScalarView(scalars))
     }
 
     /// What is hashed for the store: the code together with its address, so a code only ever matches its own address.

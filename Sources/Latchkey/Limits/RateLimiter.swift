@@ -77,6 +77,14 @@ package struct RateLimiter: Sendable {
         throw full.rateLimited(at: now)
     }
 
+    /// Takes back, inside the transaction of `write(counting:)`, the attempt it counted for `checks`: for limits on
+    /// failures that must be counted before the outcome is known (so concurrent attempts cannot outrun them), once the
+    /// attempt turned out well.
+    package func uncount(_ checks: [Check], in transaction: any StoreTransaction) async throws {
+        let now = Int(clock.now.timeIntervalSince1970)
+        for counter in counters(for: checks) { try await transaction.uncountRateAttempt(key: counter.key, at: now) }
+    }
+
     /// Counts one failed attempt in every window of `checks` that has room.
     package func countFailure(_ checks: [Check]) async throws {
         let now = Int(clock.now.timeIntervalSince1970)

@@ -9,7 +9,7 @@ package struct RateLimits: Sendable, Equatable {
         /// Failed password sign-ins, per client IP and per address.
         case passwordPerIP
         case passwordPerEmail
-        /// Second-factor codes tried, per account, across its challenges.
+        /// Wrong second-factor codes, per account, across its challenges.
         case secondFactorPerAccount
         /// Counted in memory by `APIKeyQuota`, not by windows here.
         case apiKeyPerMinute
@@ -36,7 +36,7 @@ package struct RateLimits: Sendable, Equatable {
 
     /// The defaults: one email a minute, 5 an hour and 20 a day per address; 10 sends and 30 completions per IP in
     /// 5 minutes; 20 sign-ups per IP an hour; 30 failed password sign-ins per IP in 5 minutes and 10 per address in
-    /// 15 minutes; 10 second-factor codes tried per account an hour and 30 a day.
+    /// 15 minutes; 10 wrong second-factor codes per account an hour and 30 a day.
     package static let standard = RateLimits(windows: [
         .sendPerEmail: [Window(limit: 1, seconds: 60), Window(limit: 5, seconds: 3600), Window(limit: 20, seconds: 86_400)],
         .sendPerIP: [Window(limit: 10, seconds: 300)],

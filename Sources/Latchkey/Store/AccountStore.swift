@@ -5,6 +5,8 @@ package protocol AccountStore {
     func account(email: EmailAddress) async throws -> Account?
     func account(id: String) async throws -> Account?
     func insert(_ account: Account) async throws
+    /// Writes every column but `validSince`, which only ever moves forward: a write built from a read older than a
+    /// concurrent revocation never brings revoked tokens back.
     func update(_ account: Account) async throws
     /// Sets the account's last sign-in alone, leaving every other column as a concurrent change left it.
     func recordSignIn(accountID: String, at now: Date) async throws

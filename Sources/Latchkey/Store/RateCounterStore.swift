@@ -11,6 +11,8 @@ package protocol RateCounterStore {
     /// Counts the first refusal of a full window past its limit, so that only one refusal per window is audited:
     /// true for the one caller that finds the window's count at exactly `limit`.
     func markRateWindowRefused(key: String, at now: Int, limit: Int) async throws -> Bool
+    /// Takes back one attempt counted in the open window of `key`, in the transaction that counted it.
+    func uncountRateAttempt(key: String, at now: Int) async throws
 }
 
 /// The attempts counted in one open rate-limit window, and when it ends (Unix seconds).

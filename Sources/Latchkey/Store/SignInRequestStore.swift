@@ -8,8 +8,8 @@ package protocol SignInRequestStore {
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
     /// The newest request whose typed code (with its address) has this keyed hash.
     func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest?
-    /// Counts a wrong typed code for `email` against every request of the address still live at `now`: they share the
-    /// mismatch budget, so a few wrong codes kill them all.
+    /// Counts a wrong typed code for `email` against the typed code of every request of the address still live at `now`,
+    /// so a few wrong codes kill them all; the links stay.
     func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws
     /// The single conditional UPDATE that makes a code single-use: true only for the one caller that finds it unused,
     /// unexpired and not killed by mismatches.

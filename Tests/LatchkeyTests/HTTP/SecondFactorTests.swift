@@ -141,6 +141,22 @@ import Testing
         }
     }
 
+    /// Right codes are taken back from the per-account count: only wrong ones fill it.
+    @Test func rightCodesDoNotFillThePerAccountWindow() async throws {
+        let clock = FixedClock()
+        let limits = Self.enabled.merging(["rateLimits.secondFactorPerAccount": [["limit": 2, "windowSeconds": 3600]]]) { $1 }
+        try await withApp(limits, clock: clock) { client, _, mailbox in
+            let first = try await Self.signIn(client, mailbox, message: 0)
+            let (authenticator, _) = try await client.enrollAuthenticator(idToken: try #require(first["idToken"] as? String), at: clock.now)
+            for round in 0..<4 {
+                clock.advance(by: 30)
+                let credential = try #require(try await Self.signIn(client, mailbox, message: 2 + round)["mfaPendingCredential"] as? String)
+                let passed = try await client.finishSecondFactor(credential, factorID: authenticator.factorID, code: authenticator.code(at: clock.now))
+                #expect(passed.status == .ok, "round \(round): \(passed.text)")
+            }
+        }
+    }
+
     /// A challenge ends after `mfa.pendingCredentialTtlSeconds`, an enrollment after its `finalizeEnrollmentTime`.
     @Test func challengesAndEnrollmentsExpire() async throws {
         let clock = FixedClock()

@@ -25,7 +25,8 @@ extension PostgresStoreTransaction {
         try await executeGuarded(
             """
             UPDATE accounts SET email = \(account.email?.value), email_verified = \(account.isEmailVerified),
-                password_hash = \(account.passwordHash), disabled = \(account.isDisabled), valid_since = \(account.validSince.timeIntervalSince1970),
+                password_hash = \(account.passwordHash), disabled = \(account.isDisabled),
+                valid_since = GREATEST(valid_since, \(account.validSince.timeIntervalSince1970)),
                 created_at = \(account.createdAt.timeIntervalSince1970), last_sign_in_at = \(account.lastSignInAt?.timeIntervalSince1970),
                 display_name = \(account.displayName), photo_url = \(account.photoURL)
             WHERE id = \(account.id)

@@ -54,6 +54,10 @@ extension PostgresStoreTransaction {
         ).map(Self.window(from:))
     }
 
+    func uncountRateAttempt(key: String, at now: Int) async throws {
+        try await execute("UPDATE rate_counters SET count = count - 1 WHERE key = \(key) AND expires_at > \(Int64(now)) AND count > 0")
+    }
+
     func markRateWindowRefused(key: String, at now: Int, limit: Int) async throws -> Bool {
         try await row(
             "UPDATE rate_counters SET count = count + 1 WHERE key = \(key) AND expires_at > \(Int64(now)) AND count = \(limit) RETURNING 1"

@@ -33,8 +33,8 @@ extension PostgresStoreTransaction {
     func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws {
         try await execute(
             """
-            UPDATE pending_requests SET mismatch_count = mismatch_count + 1
-            WHERE email = \(email.value) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
+            UPDATE pending_requests SET typed_code_misses = typed_code_misses + 1
+            WHERE email = \(email.value) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970) AND typed_code_hash IS NOT NULL
             """)
     }
 
@@ -48,7 +48,7 @@ extension PostgresStoreTransaction {
             usedAt: Self.date(try row["used_at"].decode(Double?.self)), mismatchCount: try row["mismatch_count"].decode(Int.self),
             iOSBundleID: try row["ios_bundle_id"].decode(String?.self), androidPackageName: try row["android_package_name"].decode(String?.self),
             androidInstallApp: try row["android_install_app"].decode(Bool.self), handlesCodeInApp: try row["handles_code_in_app"].decode(Bool.self),
-            typedCodeHash: try row["typed_code_hash"].decode(Data?.self))
+            typedCodeHash: try row["typed_code_hash"].decode(Data?.self), typedCodeMisses: try row["typed_code_misses"].decode(Int.self))
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {

@@ -190,10 +190,12 @@ extension SQLiteMigrations {
             """
         ),
         (
-            // The short code a sign-in email shows beside its link, kept as a keyed hash with its address.
+            // The short code a sign-in email shows beside its link, kept as a keyed hash with its address, and the wrong
+            // codes typed for the address while it lives.
             "v17: typed codes",
             """
             ALTER TABLE pending_requests ADD COLUMN typed_code_hash BLOB;
+            ALTER TABLE pending_requests ADD COLUMN typed_code_misses INTEGER NOT NULL DEFAULT 0;
             CREATE INDEX pending_requests_by_typed_code ON pending_requests(typed_code_hash) WHERE typed_code_hash IS NOT NULL;
             """
         ),

@@ -23,7 +23,7 @@ extension SQLiteStoreTransaction {
     func update(_ account: Account) async throws {
         try executeGuarded(
             sql: """
-                UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = ?,
+                UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = MAX(valid_since, ?),
                     created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
                 WHERE id = ?
                 """,

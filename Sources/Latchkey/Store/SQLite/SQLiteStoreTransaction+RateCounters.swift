@@ -24,6 +24,10 @@ extension SQLiteStoreTransaction {
         ).map { RateWindow(count: $0["count"], endsAt: $0["expires_at"]) }
     }
 
+    func uncountRateAttempt(key: String, at now: Int) async throws {
+        try execute(sql: "UPDATE rate_counters SET count = count - 1 WHERE key = ? AND expires_at > ? AND count > 0", arguments: [key, now])
+    }
+
     func markRateWindowRefused(key: String, at now: Int, limit: Int) async throws -> Bool {
         try execute(
             sql: "UPDATE rate_counters SET count = count + 1 WHERE key = ? AND expires_at > ? AND count = ?", arguments: [key, now, limit])

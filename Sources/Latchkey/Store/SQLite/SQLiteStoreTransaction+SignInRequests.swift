@@ -37,7 +37,10 @@ extension SQLiteStoreTransaction {
 
     func recordTypedCodeMiss(for email: EmailAddress, at now: Date) async throws {
         try execute(
-            sql: "UPDATE pending_requests SET mismatch_count = mismatch_count + 1 WHERE email = ? AND used_at IS NULL AND expires_at > ?",
+            sql: """
+                UPDATE pending_requests SET typed_code_misses = typed_code_misses + 1
+                WHERE email = ? AND used_at IS NULL AND expires_at > ? AND typed_code_hash IS NOT NULL
+                """,
             arguments: [email.value, now.timeIntervalSince1970])
     }
 
@@ -48,7 +51,7 @@ extension SQLiteStoreTransaction {
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
             continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"],
             iOSBundleID: row["ios_bundle_id"], androidPackageName: row["android_package_name"], androidInstallApp: row["android_install_app"],
-            handlesCodeInApp: row["handles_code_in_app"], typedCodeHash: row["typed_code_hash"])
+            handlesCodeInApp: row["handles_code_in_app"], typedCodeHash: row["typed_code_hash"], typedCodeMisses: row["typed_code_misses"])
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {

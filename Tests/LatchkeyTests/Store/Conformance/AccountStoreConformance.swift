@@ -23,6 +23,23 @@ import Testing
         }
     }
 
+    /// `validSince` only moves forward: a write built from an older read never brings revoked tokens back; the targeted
+    /// writes touch their one column.
+    @Test(arguments: StoreKind.all) func validSinceNeverMovesBack(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let stale = Fixture.account("alice", "alice@example.com")
+            try await store.write { try await $0.insert(stale) }
+            let later = Fixture.now.addingTimeInterval(60)
+            try await store.write { try await $0.raiseValidSince(accountID: "alice", to: later) }
+            try await store.write { try await $0.update(stale) }
+            #expect(try await store.read { try await $0.account(id: "alice") }?.validSince == later)
+            try await store.write { try await $0.raiseValidSince(accountID: "alice", to: Fixture.now) }
+            try await store.write { try await $0.recordSignIn(accountID: "alice", at: later) }
+            let stored = try await store.read { try await $0.account(id: "alice") }
+            #expect(stored?.validSince == later && stored?.lastSignInAt == later && stored?.email == stale.email)
+        }
+    }
+
     /// The unique keys keep uids and addresses unique whatever order writers come in: a clash is the conflict it means,
     /// and the transaction that met it writes nothing (PostgreSQL aborts it; the conflict is thrown out of it).
     @Test(arguments: StoreKind.all) func aTakenUidOrAddressIsAnAccountConflict(_ kind: StoreKind) async throws {
