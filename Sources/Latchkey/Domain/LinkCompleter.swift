@@ -52,7 +52,7 @@ package struct LinkCompleter: Sendable {
     ) async throws -> SignInResult {
         let presented: PresentedCode =
             if acceptsTypedCode, let typed = TypedCode.normalize(code) {
-                .typed(secret.hash(TypedCode.hashInput(typed, email: email), for: .typedCode))
+                .typed(TypedCode.hash(typed, email: email, secret: secret))
             } else {
                 .link(secret.hash(code, for: .linkCode))
             }

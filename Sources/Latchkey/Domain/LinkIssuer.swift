@@ -75,7 +75,7 @@ package struct LinkIssuer: Sendable {
         var stored = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
-        stored.typedCodeHash = typedCode.map { secret.hash(TypedCode.hashInput($0, email: request.email), for: .typedCode) }
+        stored.typedCodeHash = typedCode.map { TypedCode.hash($0, email: request.email, secret: secret) }
         let pending = stored
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let requester = request.caller.requester

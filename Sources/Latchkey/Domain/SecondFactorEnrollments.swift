@@ -38,7 +38,7 @@ package struct SecondFactorEnrollments: Sendable {
 
     /// Refuses while second factors are off (`mfa.state`): checked first, before the request's token.
     package func requireEnabled() throws(SignInError) {
-        guard policy.isEnabled else { throw .secondFactorsDisabled }
+        try policy.requireEnabled()
     }
 
     /// Draws a new shared secret and keeps it, sealed, until the first code or `mfa.totp.enrollmentTtlSeconds`.
@@ -100,15 +100,9 @@ package struct SecondFactorEnrollments: Sendable {
             try await notices.queue(
                 SecurityNotice(.factorAdded, factorName: displayName, language: language, at: now, requester: requester), to: account, at: now,
                 in: transaction)
-            let refresh = try await finisher.open(
-                accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: factorID,
-                authTime: claims.authenticatedAt, at: now, in: transaction)
-            return .accepted((try await transaction.userRecord(account), refresh))
+            return .accepted(try await Self.reopen(claims, account, secondFactor: factorID, finisher: finisher, at: now, in: transaction))
         }
-        let (user, refresh) = try verdict.get()
-        notices.nudge()
-        logger.debug("Second factor enrolled", metadata: ["account": "\(user.account.id)"])
-        return try finisher.tokens(for: user, refresh: refresh, authTime: claims.authenticatedAt, now: now)
+        return try signedInAgain(claims, verdict, at: now, logger: logger, "Second factor enrolled")
     }
 
     /// Removes one factor after a recent sign-in. The user gets new tokens without second-factor claims; other sessions
@@ -131,14 +125,29 @@ package struct SecondFactorEnrollments: Sendable {
             try await notices.queue(
                 SecurityNotice(.factorRemoved, factorName: factor.displayName, language: language, at: now, requester: requester), to: account,
                 at: now, in: transaction)
-            let refresh = try await finisher.open(
-                accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: nil,
-                authTime: claims.authenticatedAt, at: now, in: transaction)
-            return .accepted((try await transaction.userRecord(account), refresh))
+            return .accepted(try await Self.reopen(claims, account, secondFactor: nil, finisher: finisher, at: now, in: transaction))
         }
+        return try signedInAgain(claims, verdict, at: now, logger: logger, "Second factor withdrawn")
+    }
+
+    /// A new session for the user of `claims`, in the change's transaction: the presented token's provider and
+    /// `auth_time`, with `secondFactor` (an enrollment id) or none.
+    private static func reopen(
+        _ claims: IDTokenClaims, _ account: Account, secondFactor: String?, finisher: SignInFinisher, at now: Date, in transaction: any StoreTransaction
+    ) async throws -> (UserRecord, IssuedRefreshToken) {
+        let refresh = try await finisher.open(
+            accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: secondFactor,
+            authTime: claims.authenticatedAt, at: now, in: transaction)
+        return (try await transaction.userRecord(account), refresh)
+    }
+
+    /// After the commit: wakes the outbox for the notice the change queued, and signs the new session's tokens.
+    private func signedInAgain(
+        _ claims: IDTokenClaims, _ verdict: Verdict<(UserRecord, IssuedRefreshToken)>, at now: Date, logger: Logger, _ event: Logger.Message
+    ) throws -> Session {
         let (user, refresh) = try verdict.get()
         notices.nudge()
-        logger.debug("Second factor withdrawn", metadata: ["account": "\(user.account.id)"])
+        logger.debug(event, metadata: ["account": "\(user.account.id)"])
         return try finisher.tokens(for: user, refresh: refresh, authTime: claims.authenticatedAt, now: now)
     }
 

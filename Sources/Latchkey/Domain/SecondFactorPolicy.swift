@@ -24,6 +24,11 @@ package struct SecondFactorPolicy: Sendable, Equatable {
         self.enrollmentLifetime = enrollmentLifetime
     }
 
+    /// Refuses while second factors are off: enrolling and answering a challenge both start here.
+    func requireEnabled() throws(SignInError) {
+        guard isEnabled else { throw .secondFactorsDisabled }
+    }
+
     /// Whether a session signed in with `provider` may enroll a factor, and whether such a sign-in is asked for one:
     /// Firebase offers second factors to neither anonymous, custom-token, phone nor Game Center sign-ins.
     static func supports(firstFactor provider: SignInProvider) -> Bool {

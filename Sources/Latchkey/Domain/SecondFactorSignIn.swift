@@ -32,14 +32,15 @@ package struct SecondFactorSignIn: Sendable {
 
     /// The factors that can answer the challenge of `pendingCredential`, which must still be live.
     package func factors(pendingCredential: String) async throws -> [SecondFactor] {
-        let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
-        let now = clock.now
-        return try await store.read { transaction in
-            guard let challenge = try await transaction.secondFactorChallenge(credentialHash: credentialHash), challenge.isLive(at: now) else {
-                throw SignInError.invalidMFAPendingCredential
-            }
-            return try await transaction.secondFactors(accountID: challenge.accountID)
-        }
+        let challenge = try await liveChallenge(secret.hash(pendingCredential, for: .secondFactorChallenge), at: clock.now)
+        return try await store.read { try await $0.secondFactors(accountID: challenge.accountID) }
+    }
+
+    /// The challenge of `credentialHash` if it can still be answered at `now`, else `INVALID_MFA_PENDING_CREDENTIAL`.
+    private func liveChallenge(_ credentialHash: Data, at now: Date) async throws -> SecondFactorChallenge {
+        guard let challenge = try await store.read({ try await $0.secondFactorChallenge(credentialHash: credentialHash) }), challenge.isLive(at: now)
+        else { throw SignInError.invalidMFAPendingCredential }
+        return challenge
     }
 
     /// Signs in with `code` from the factor `factorID`. The session keeps the first factor's provider and names the second.
@@ -48,11 +49,10 @@ package struct SecondFactorSignIn: Sendable {
     package func finalize(
         pendingCredential: String, factorID: String?, code: String?, language: LanguageTag = .english, by caller: Caller, logger: Logger
     ) async throws -> Session {
-        guard policy.isEnabled else { throw SignInError.secondFactorsDisabled }
+        try policy.requireEnabled()
         let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
         let now = clock.now
-        guard let challenge = try await store.read({ try await $0.secondFactorChallenge(credentialHash: credentialHash) }), challenge.isLive(at: now)
-        else { throw SignInError.invalidMFAPendingCredential }
+        let challenge = try await liveChallenge(credentialHash, at: now)
         guard let factorID, !factorID.isEmpty else { throw SignInError.missingMFAEnrollmentID }
         guard let code, !code.isEmpty else { throw SignInError.missingCode }
         // Every code tried counts, per account and in the transaction that tries it, so no burst of concurrent guesses

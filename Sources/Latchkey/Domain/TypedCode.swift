@@ -1,3 +1,5 @@
+import Foundation
+
 /// The short code a sign-in email shows beside its link, for typing on the device that asked when the email is read on
 /// another: 8 characters from 31 that cannot be mistaken for one another (no `0`/`O`, no `1`/`I`/`L`), about 39.6 bits.
 /// It belongs to the link's request: whichever is used first spends both.
@@ -33,8 +35,8 @@ package enum TypedCode {
         return String(String.UnicodeScalarView(scalars))
     }
 
-    /// What is hashed for the store: the code together with its address, so a code only ever matches its own address.
-    static func hashInput(_ code: String, email: EmailAddress) -> String {
-        email.value + "\n" + code
+    /// The keyed hash stored for `code`: taken together with its address, so a code only ever matches its own address.
+    static func hash(_ code: String, email: EmailAddress, secret: ServerSecret) -> Data {
+        secret.hash(email.value + "\n" + code, for: .typedCode)
     }
 }
