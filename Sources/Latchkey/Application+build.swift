@@ -57,6 +57,11 @@ package func buildApplication(
         codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), showsTypedCode: configuration.emailLink.typedCode,
         isDevelopment: isDevelopment,
         enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
+    let actionIssuer = ActionCodeIssuer(
+        secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL, lifetimes: ActionLifetimes(configuration.emailActions.lifetimes),
+        enumerationProtection: enumerationProtection, recentLogin: recentLogin, limiter: limiter, metrics: metrics)
+    let actionCodes = ActionCodes(
+        store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
         metrics: metrics)
@@ -77,7 +82,7 @@ package func buildApplication(
             issuer: issuer, completer: LinkCompleter(
                 store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter,
                 acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
-            lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
+            actionIssuer: actionIssuer, actionCodes: actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
             assertion: ProviderAssertion(
                 providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store, secret: secret,
@@ -90,7 +95,7 @@ package func buildApplication(
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
                 store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
-            passwords: passwords, lookup: lookup),
+            passwords: passwords, lookup: lookup, actionCodes: actionCodes),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(
                 store: store, secret: secret, clock: clock, finisher: finisher, notices: notices, policy: secondFactors, recentLogin: recentLogin),

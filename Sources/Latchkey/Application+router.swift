@@ -50,6 +50,7 @@ func buildRouter(
         router.group("www.googleapis.com/identitytoolkit/v3/relyingparty").add(middleware: authentication)
             .post("getOobConfirmationCode", use: identityToolkit.sendOobCode)
             .post("emailLinkSignin", use: identityToolkit.signInWithEmailLink)
+            .post("resetPassword", use: identityToolkit.resetPassword)
             .post("createAuthUri", use: accounts.createAuthUri)
             .post("getAccountInfo", use: accounts.lookupAccount)
             .post("setAccountInfo", use: accountUpdates.update)

@@ -63,7 +63,7 @@ struct StoreBench {
         )
         let requester = RequesterSummary(ipAddress: "127.0.0.1")
         let lifetime = TimeInterval(configuration.emailLink.codeLifetimeSeconds)
-        let link = SignInLink(
+        let link = ActionLink(
             publicURL: configuration.publicURL, code: ServerSecret.makeToken(), apiKey: configuration.apiKeys.sorted().first ?? "",
             settings: settings, language: .english)
         let letter = SignInLetter(

@@ -62,7 +62,7 @@ package struct StoreReplay: Sendable {
         try await limiter.write(counting: checks, email: input.email, requester: requester) { transaction in
             try await transaction.insert(pending)
             try await transaction.record(event)
-            try await transaction.dropOutstandingRequests(for: pending.email, keepingNewest: LinkIssuer.maximumOutstandingCodes)
+            try await transaction.dropOutstandingRequests(for: pending.email, action: .signIn, keepingNewest: LinkIssuer.maximumOutstandingCodes)
             try await transaction.enqueue(queued)
         }
     }

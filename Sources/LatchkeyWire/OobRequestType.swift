@@ -2,13 +2,26 @@
 ///
 /// Only the kinds Latchkey serves are cases, so a body naming any other kind fails to decode.
 public enum OobRequestType: String, Sendable, Codable, Equatable, CaseIterable {
+    /// A password reset link (`PASSWORD_RESET`, number 1).
+    case passwordReset = "PASSWORD_RESET"
+    /// An address verification link (`VERIFY_EMAIL`, number 4).
+    case verifyEmail = "VERIFY_EMAIL"
+    /// The undo of an address change, mailed to the old address (`RECOVER_EMAIL`, number 5): answered by
+    /// `accounts:resetPassword`, never asked for.
+    case recoverEmail = "RECOVER_EMAIL"
     /// A sign-in link (`EMAIL_SIGNIN`, number 6).
     case emailSignIn = "EMAIL_SIGNIN"
+    /// A link to the new address that moves the account there (`VERIFY_AND_CHANGE_EMAIL`, number 7).
+    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
 
     /// The number of the kind in Firebase's `OobReqType` enum.
     public var number: Int64 {
         switch self {
+        case .passwordReset: 1
+        case .verifyEmail: 4
+        case .recoverEmail: 5
         case .emailSignIn: 6
+        case .verifyAndChangeEmail: 7
         }
     }
 

@@ -1,7 +1,12 @@
-/// Firebase's `GetOobConfirmationCodeRequest` (`accounts:sendOobCode`): send a sign-in link, or for an admin return it.
+/// Firebase's `GetOobConfirmationCodeRequest` (`accounts:sendOobCode`): send a sign-in, password reset, verification or
+/// address change link, or for an admin return it.
 public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     public var requestType: OobRequestType
     public var email: String?
+    /// The signed-in user a verification or an address change is for.
+    public var idToken: String?
+    /// The address an address change moves to (`VERIFY_AND_CHANGE_EMAIL`).
+    public var newEmail: String?
     /// Where the link leads once used; its host must be an authorized domain.
     public var continueUrl: String?
     public var canHandleCodeInApp: Bool?
@@ -16,10 +21,12 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     public init(
         requestType: OobRequestType = .emailSignIn, email: String?, continueUrl: String?, canHandleCodeInApp: Bool? = nil,
         iOSBundleId: String? = nil, androidPackageName: String? = nil, androidInstallApp: Bool? = nil,
-        androidMinimumVersion: String? = nil, returnOobLink: Bool? = nil
+        androidMinimumVersion: String? = nil, returnOobLink: Bool? = nil, idToken: String? = nil, newEmail: String? = nil
     ) {
         self.requestType = requestType
         self.email = email
+        self.idToken = idToken
+        self.newEmail = newEmail
         self.continueUrl = continueUrl
         self.canHandleCodeInApp = canHandleCodeInApp
         self.iOSBundleId = iOSBundleId
@@ -30,7 +37,7 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case requestType, email, continueUrl, canHandleCodeInApp, iOSBundleId, androidPackageName, androidInstallApp
+        case requestType, email, idToken, newEmail, continueUrl, canHandleCodeInApp, iOSBundleId, androidPackageName, androidInstallApp
         case androidMinimumVersion, returnOobLink
         /// Read only: encoding writes `androidMinimumVersion`.
         case androidMinimumVersionCode
@@ -42,6 +49,8 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         requestType = try container.decode(OobRequestType.self, forKey: .requestType)
         email = try container.decodeIfPresent(String.self, forKey: .email)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        newEmail = try container.decodeIfPresent(String.self, forKey: .newEmail)
         continueUrl = try container.decodeIfPresent(String.self, forKey: .continueUrl)
         canHandleCodeInApp = container.decodeLenientBool(forKey: .canHandleCodeInApp)
         iOSBundleId = try container.decodeIfPresent(String.self, forKey: .iOSBundleId)
@@ -57,6 +66,8 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(requestType, forKey: .requestType)
         try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(newEmail, forKey: .newEmail)
         try container.encodeIfPresent(continueUrl, forKey: .continueUrl)
         try container.encodeIfPresent(canHandleCodeInApp, forKey: .canHandleCodeInApp)
         try container.encodeIfPresent(iOSBundleId, forKey: .iOSBundleId)

@@ -4,6 +4,8 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
     public var idToken: String?
     /// Admin only.
     public var localId: String?
+    /// An emailed verification, address change or undo code to apply (Firebase's `applyActionCode`); nothing else is read.
+    public var oobCode: String?
     /// Present (even null) asks for a new address.
     public var email: String?
     public var password: String?
@@ -59,6 +61,7 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         idToken = try container.decodePresentString(forKey: .idToken)
         localId = container.decodeLenientString(forKey: .localId)
+        oobCode = try container.decodeIfPresent(String.self, forKey: .oobCode)
         email = try container.decodePresentString(forKey: .email)
         password = try container.decodeIfPresent(String.self, forKey: .password)
         displayName = try container.decodeIfPresent(String.self, forKey: .displayName)

@@ -48,6 +48,7 @@ package struct AppConfiguration: Sendable {
     package var storage: StorageConfiguration
     package var security: SecurityConfiguration
     package var emailLink: EmailLinkConfiguration
+    package var emailActions: EmailActionsConfiguration
     package var tokens: TokenConfiguration
     package var mail: MailConfiguration
     package var rateLimits: RateLimitConfiguration
@@ -108,6 +109,7 @@ package struct AppConfiguration: Sendable {
         self.storage = StorageConfiguration(&read, environment: environment)
         self.security = SecurityConfiguration(&read)
         self.emailLink = EmailLinkConfiguration(&read)
+        self.emailActions = EmailActionsConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
         self.mail = MailConfiguration(&read, publicHost: publicHost, environment: environment)
         self.rateLimits = RateLimitConfiguration(&read)

@@ -40,6 +40,21 @@ package struct ActionCodeSettings: Sendable, Equatable {
             ?? androidPackageName.flatMap { apps.androidApp(packageName: $0)?.minimumVersion }
     }
 
+    /// Settings with a way back only (none for `""`), checked when first given: what an action other than sign-in keeps
+    /// when it leads to another, such as an address change to its undo.
+    package static func returning(to continueURL: String) -> ActionCodeSettings {
+        ActionCodeSettings(unchecked: continueURL)
+    }
+
+    /// No continue URL and no app, which actions other than sign-in may ask for: their page then shows no way back.
+    package static let none = ActionCodeSettings(unchecked: "")
+
+    private init(unchecked continueURL: String) {
+        self.continueURL = continueURL
+        canHandleCodeInApp = false
+        androidInstallApp = false
+    }
+
     /// The lower-cased host of an acceptable continue URL: absolute, https (http only for local hosts),
     /// no user info, and printable ASCII only (anything else percent-encoded), so nothing in it can split a header
     /// or reorder what a page or an email shows.

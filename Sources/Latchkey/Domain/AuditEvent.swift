@@ -17,6 +17,13 @@ package struct AuditEvent: Sendable, Equatable {
         case secondFactorRequested = "second_factor_requested"
         /// A wrong or replayed second-factor code.
         case secondFactorRefused = "second_factor_refused"
+        /// A new password set through an emailed reset link.
+        case passwordReset = "password_reset"
+        case emailVerified = "email_verified"
+        /// The account moved to a new address its owner proved.
+        case emailChanged = "email_changed"
+        /// An address change undone from the old address.
+        case emailRestored = "email_restored"
     }
 
     package var kind: Kind

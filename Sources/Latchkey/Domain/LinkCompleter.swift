@@ -95,7 +95,7 @@ package struct LinkCompleter: Sendable {
             if typed == nil { try await transaction.recordTypedCodeMiss(for: email, at: now) }
             found = typed.flatMap { $0.typedCodeMisses < PendingRequest.maximumMismatches ? $0 : nil }
         }
-        guard let pending = found, let id = pending.id, !pending.isSpent else { return .refused(.invalidOOBCode) }
+        guard let pending = found, pending.action == .signIn, let id = pending.id, !pending.isSpent else { return .refused(.invalidOOBCode) }
         guard !pending.isExpired(at: now) else { return .refused(.expiredOOBCode) }
         guard pending.email == email else {
             try await transaction.recordMismatch(pendingRequestID: id)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a sign-in link's code stands for right now, for the landing page. Looking never spends, extends or counts
+/// What an emailed link's code stands for right now, for the landing page. Looking never spends, extends or counts
 /// anything, because mail scanners open every link.
 package struct LinkInspector: Sendable {
     /// A code's state; all but `unknown` carry the request it was issued for.
@@ -10,6 +10,14 @@ package struct LinkInspector: Sendable {
         case used(PendingRequest)
         case expired(PendingRequest)
         case live(PendingRequest)
+
+        /// The request the code was issued for, if it is still stored.
+        package var request: PendingRequest? {
+            switch self {
+            case .unknown(let request): request
+            case .used(let request), .expired(let request), .live(let request): request
+            }
+        }
     }
 
     let store: any Store

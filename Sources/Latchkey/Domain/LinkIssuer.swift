@@ -63,10 +63,10 @@ package struct LinkIssuer: Sendable {
     /// per-address window answers nil, as if the link were sent: "too many" would tell a prober that someone just asked
     /// for this address.
     @discardableResult
-    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: SignInLink)? {
+    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: ActionLink)? {
         let code = ServerSecret.makeToken()
         let now = clock.now
-        let link = SignInLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
+        let link = ActionLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
         // An admin's link (no email) has no typed code: the code exists only to be read in the email.
         let typedCode = showsTypedCode && sendsEmail ? TypedCode.make() : nil
         let letter = SignInLetter(
@@ -85,7 +85,7 @@ package struct LinkIssuer: Sendable {
                 try await transaction.insert(pending)
                 try await transaction.record(
                     AuditEvent(.codeIssued, at: now, email: request.email, requester: requester, detail: sendsEmail ? nil : "returned to admin"))
-                try await transaction.dropOutstandingRequests(for: pending.email, keepingNewest: Self.maximumOutstandingCodes)
+                try await transaction.dropOutstandingRequests(for: pending.email, action: .signIn, keepingNewest: Self.maximumOutstandingCodes)
                 if sendsEmail { try await transaction.enqueue(queued) }
             }
         } catch let refusal as RateLimited {

@@ -8,6 +8,8 @@ package struct OutboxMessage: Sendable {
         case signInLetter = "sign-in"
         /// A `SecurityNotice`, rendered into MIME at delivery.
         case securityNotice = "security-notice"
+        /// An `ActionLetter` (password reset, verification, address change and its undo), rendered into MIME at delivery.
+        case actionLetter = "email-action"
         /// Finished MIME bytes: what Latchkey 0.6 and earlier queued, still delivered after an upgrade.
         case mime
     }

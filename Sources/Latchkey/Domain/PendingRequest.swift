@@ -1,16 +1,24 @@
 import Foundation
 
-/// A sign-in link that was asked for and mailed, waiting for the user to come back with its code.
+/// An emailed link (a sign-in link, or one of the other email actions) waiting for the user to come back with its code.
 ///
 /// Only the keyed hash of the code is kept; the code itself lives in the email alone.
 package struct PendingRequest: Sendable {
     package var id: Int64?
     package var codeHash: Data
+    package var action: EmailAction
+    /// The account an action other than sign-in is for: its code works for that account only.
+    package var accountID: String?
+    /// For an address change, the new address (the code was mailed there); for its undo, the address the account was
+    /// changed to, which the undo replaces with `email` again.
+    package var newEmail: EmailAddress?
     /// The keyed hash of the typed code the email shows with its address (`TypedCode`), when it shows one.
     package var typedCodeHash: Data?
     /// Wrong typed codes given for the address while this request lived: at `maximumMismatches` its typed code is
     /// dead, the link (which needs no such budget) not.
     package var typedCodeMisses: Int
+    /// The address the code is for: where a sign-in or reset link was mailed, the account's address for a verification
+    /// or a change, the address to restore for an undo.
     package var email: EmailAddress
     package var createdAt: Date
     package var expiresAt: Date
@@ -31,10 +39,14 @@ package struct PendingRequest: Sendable {
     package init(
         id: Int64? = nil, codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag,
         continueURL: String, usedAt: Date? = nil, mismatchCount: Int = 0, iOSBundleID: String? = nil, androidPackageName: String? = nil,
-        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false, typedCodeHash: Data? = nil, typedCodeMisses: Int = 0
+        androidInstallApp: Bool = false, handlesCodeInApp: Bool = false, typedCodeHash: Data? = nil, typedCodeMisses: Int = 0,
+        action: EmailAction = .signIn, accountID: String? = nil, newEmail: EmailAddress? = nil
     ) {
         self.id = id
         self.codeHash = codeHash
+        self.action = action
+        self.accountID = accountID
+        self.newEmail = newEmail
         self.typedCodeHash = typedCodeHash
         self.typedCodeMisses = typedCodeMisses
         self.email = email
@@ -52,11 +64,14 @@ package struct PendingRequest: Sendable {
 
     /// Records what `settings` asked for, so the landing page decides from what the server issued, not from the
     /// link's query, which anyone holding the link can edit.
-    package init(codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag, settings: ActionCodeSettings) {
+    package init(
+        _ action: EmailAction = .signIn, codeHash: Data, email: EmailAddress, createdAt: Date, expiresAt: Date, language: LanguageTag,
+        settings: ActionCodeSettings
+    ) {
         self.init(
             codeHash: codeHash, email: email, createdAt: createdAt, expiresAt: expiresAt, language: language, continueURL: settings.continueURL,
             iOSBundleID: settings.iOSBundleID, androidPackageName: settings.androidPackageName, androidInstallApp: settings.androidInstallApp,
-            handlesCodeInApp: settings.canHandleCodeInApp)
+            handlesCodeInApp: settings.canHandleCodeInApp, action: action)
     }
 
     /// Meant for an app only (see `ActionCodeSettings.isForAppOnly`).

@@ -65,6 +65,8 @@ package enum SignInError: Error, Sendable, Equatable {
     /// A `continueUri` for a provider sign-in holds a fragment or a `state` parameter.
     case reservedContinueURI
     case missingIDToken
+    /// An address change without the new address.
+    case missingNewEmail
     /// `mfa.state` is `DISABLED`.
     case secondFactorsDisabled
     /// A phone (SMS) factor, which Latchkey does not offer.
@@ -141,6 +143,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .tenantIDMismatch: "TENANT_ID_MISMATCH"
         case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
         case .missingIDToken: "MISSING_ID_TOKEN"
+        case .missingNewEmail: "MISSING_NEW_EMAIL"
         case .secondFactorsDisabled, .smsNotOffered: "OPERATION_NOT_ALLOWED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
         case .unverifiedEmail: "UNVERIFIED_EMAIL"

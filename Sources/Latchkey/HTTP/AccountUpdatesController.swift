@@ -7,6 +7,7 @@ struct AccountUpdatesController {
     let administration: AccountAdministration
     let passwords: PasswordAccounts
     let lookup: AccountLookup
+    let actionCodes: ActionCodes
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -16,6 +17,12 @@ struct AccountUpdatesController {
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> SetAccountInfoResponse {
         let body = try await RequestBody.decode(SetAccountInfoRequest.self, from: request, context: context)
+        if body.oobCode != nil {
+            // Firebase's applyActionCode: the code alone says what changes, and for whom.
+            let code = try IdentityToolkitController.actionCode(body.oobCode)
+            let (_, user) = try await actionCodes.apply(code, apiKey: context.apiKey ?? "", by: context.caller(of: request), logger: context.logger)
+            return SetAccountInfoResponse(user, session: nil)
+        }
         let (account, actor) = try await subject(idToken: body.idToken, localId: body.localId, context)
         var changes = AccountChanges()
         if let password = body.password {

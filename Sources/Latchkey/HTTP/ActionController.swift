@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /__/auth/action`: where the emailed link lands when no app opened it.
+/// `GET /__/auth/action`: where an emailed link lands when no app opened it.
 ///
 /// It never changes state, because mail scanners open every link, often in a browser that runs scripts. It looks
 /// the code up on a read-only snapshot and then either hands the code to the web app at `continueUrl`, as Firebase's
-/// hosted page does (the app completes with `accounts:signInWithEmailLink`), or shows a page in the request's
-/// language: the link is meant for an app, or it is expired, used, unknown or damaged. The query is never logged
-/// (see `RequestLoggingMiddleware`).
+/// hosted page does (the app completes with `accounts:signInWithEmailLink`, or applies another action's code), or
+/// shows a page in the request's language: the link is meant for an app, or it is expired, used, unknown or damaged,
+/// or (for a live code of an action other than sign-in that the app does not handle) the page that asks the user to
+/// confirm, whose script then posts the code to the API. The query is never logged (see `RequestLoggingMiddleware`).
 ///
 /// Whether a link is meant for an app comes from the stored request, not from the link's query: the server decides
 /// from what it issued, and an edited link cannot turn an app's link into a redirect or name other apps' stores.
@@ -22,7 +23,14 @@ struct ActionController {
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
-            .get(RouterPath(SignInLink.actionPath), use: land)
+            .get(RouterPath(ActionLink.actionPath), use: land)
+            .get(RouterPath(ActionLink.actionPath + ".js"), use: script)
+    }
+
+    @Sendable func script(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var headers = HTMLPage.privateHeaders
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: EmailActionPage.script)))
     }
 
     @Sendable func land(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -30,38 +38,44 @@ struct ActionController {
         let queryLanguage =
             LanguageTag(query.get("lang") ?? "")
             ?? LanguageTag.preferred(firebaseLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
-        guard query.get("mode") == "signIn", let code = query.get("oobCode"), !code.isEmpty, code.utf8.count <= 256 else {
+        guard let action = query.get("mode").flatMap(EmailAction.init(rawValue:)), let code = query.get("oobCode"), !code.isEmpty,
+            code.utf8.count <= 256
+        else {
             return page(.damaged, status: .badRequest, language: queryLanguage, backURL: backURL(query.get("continueUrl")), context: context)
         }
-        let pending: PendingRequest
-        switch try await inspector.state(of: code) {
-        case .unknown(let killed):
-            return page(
-                .unknown, status: .notFound, language: killed?.language ?? queryLanguage,
-                backURL: backURL(killed?.continueURL ?? query.get("continueUrl")), context: context)
-        case .used(let used):
-            return page(.used, status: .gone, language: used.language, backURL: backURL(used.continueURL), context: context)
-        case .expired(let expired):
-            return page(.expired, status: .gone, language: expired.language, backURL: backURL(expired.continueURL), context: context)
-        case .live(let live):
-            pending = live
+        let state = try await inspector.state(of: code)
+        // A code of another action than the link's mode is as good as unknown: links are never edited by their owners.
+        let found = state.request.flatMap { $0.action == action ? $0 : nil }
+        let (language, back) = (found?.language ?? queryLanguage, backURL(found?.continueURL ?? query.get("continueUrl")))
+        guard case .live(let pending) = state, found != nil else {
+            let (outcome, status): (ActionPage.Outcome, HTTPResponse.Status) =
+                switch state {
+                case .used where found != nil: (.used, .gone)
+                case .expired where found != nil: (.expired, .gone)
+                default: (.unknown, .notFound)
+                }
+            if action != .signIn { return actionPage(action, live: nil, refused: outcome, status: status, language: language, backURL: back) }
+            return page(outcome, status: status, language: language, backURL: back, context: context)
         }
-        let backURL = backURL(pending.continueURL)
         if pending.isForAppOnly { return appPage(for: pending, request: request, context: context) }
-        guard backURL != nil, var components = URLComponents(string: pending.continueURL) else {
+        if action != .signIn, !pending.handlesCodeInApp {
+            context.logger.debug("Email action page shown", metadata: ["action": "\(action)"])
+            return actionPage(action, live: pending, status: .ok, language: language, backURL: back)
+        }
+        guard back != nil, var components = URLComponents(string: pending.continueURL) else {
             // The continue URL's domain was removed from `authorizedDomains` since the link was sent.
             return page(.damaged, status: .badRequest, language: pending.language, backURL: nil, context: context)
         }
         // The web app reads these the way Firebase's `isSignInWithEmailLink` does.
         let handedOver = [
             URLQueryItem(name: "apiKey", value: query.get("apiKey") ?? ""), URLQueryItem(name: "oobCode", value: code),
-            URLQueryItem(name: "mode", value: "signIn"), URLQueryItem(name: "lang", value: pending.language.value),
+            URLQueryItem(name: "mode", value: action.rawValue), URLQueryItem(name: "lang", value: pending.language.value),
         ]
         components.queryItems = (components.queryItems ?? []) + handedOver
         guard let location = components.string else {
             return page(.damaged, status: .badRequest, language: pending.language, backURL: nil, context: context)
         }
-        context.logger.debug("Sign-in link handed to the web app")
+        context.logger.debug("Link handed to the web app", metadata: ["action": "\(action)"])
         var headers = HTMLPage.privateHeaders
         headers[.location] = location
         return Response(status: .seeOther, headers: headers)
@@ -94,6 +108,18 @@ struct ActionController {
         view.smartAppBanner = appStoreID.map { "app-id=\($0), app-argument=\(link)" }
         return HTMLPage.response(
             status: .ok, html: pages.actionPage(view, language: pending.language), contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce))
+    }
+
+    /// An email action's page: the confirmation a live code gets, or why the code cannot be used.
+    private func actionPage(
+        _ action: EmailAction, live pending: PendingRequest?, refused: ActionPage.Outcome? = nil, status: HTTPResponse.Status,
+        language: LanguageTag, backURL: String?
+    ) -> Response {
+        let nonce = HTMLPage.makeNonce()
+        let view = EmailActionPage(action: action, live: pending, refused: refused, appName: appName, nonce: nonce, backURL: backURL)
+        return HTMLPage.response(
+            status: status, html: pages.emailActionPage(view, language: language),
+            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce, scriptCallingAPI: pending != nil))
     }
 
     private func page(

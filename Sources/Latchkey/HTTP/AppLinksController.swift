@@ -8,7 +8,7 @@ struct AppLinksController {
     let apps: AppsConfiguration
 
     /// The path pattern of sign-in links, as Apple's `components` and the README's intent filter name it.
-    static let linkPattern = SignInLink.actionPath + "*"
+    static let linkPattern = ActionLink.actionPath + "*"
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)

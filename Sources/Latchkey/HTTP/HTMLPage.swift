@@ -8,11 +8,15 @@ struct HTMLPage {
     static func makeNonce() -> String { ServerSecret.makeToken(bytes: 16) }
 
     /// `default-src 'none'` with the style nonce; `frameAncestors` is `'none'` except for the mailbox's message frame.
-    /// `scriptsAndFormsFromSelf` lets the provider sign-in page run its one script file and post its form back.
+    /// `scriptsAndFormsFromSelf` lets the provider sign-in page run its one script file and post its form back;
+    /// `scriptCallingAPI` lets an email action's page run its script, which posts to the API itself (its form posts nowhere).
     static func contentSecurityPolicy(
-        nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'", scriptsAndFormsFromSelf: Bool = false
+        nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'", scriptsAndFormsFromSelf: Bool = false,
+        scriptCallingAPI: Bool = false
     ) -> String {
-        let (scripts, forms) = scriptsAndFormsFromSelf ? ("script-src 'self'; ", "'self'") : ("", "'none'")
+        let scripts =
+            scriptCallingAPI ? "script-src 'self'; connect-src 'self'; " : scriptsAndFormsFromSelf ? "script-src 'self'; " : ""
+        let forms = scriptsAndFormsFromSelf ? "'self'" : "'none'"
         return "default-src 'none'; style-src 'nonce-\(nonce)'; \(scripts)frame-src \(frameSources); base-uri 'none'; form-action \(forms); "
             + "frame-ancestors \(frameAncestors)"
     }

@@ -1,10 +1,13 @@
 import Hummingbird
 import LatchkeyWire
 
-/// The Identity Toolkit endpoints of the email-link flow: `accounts:sendOobCode` and `accounts:signInWithEmailLink`.
+/// The Identity Toolkit endpoints of emailed links: `accounts:sendOobCode`, `accounts:signInWithEmailLink` and
+/// `accounts:resetPassword` (the other email actions: `IdentityToolkitController+EmailActions.swift`).
 struct IdentityToolkitController {
     let issuer: LinkIssuer
     let completer: LinkCompleter
+    let actionIssuer: ActionCodeIssuer
+    let actionCodes: ActionCodes
     let lookup: AccountLookup
     let authorizedDomains: Set<String>
     let apps: AppsConfiguration
@@ -13,11 +16,14 @@ struct IdentityToolkitController {
         RouteCollection(context: AppRequestContext.self)
             .post("accounts:sendOobCode", use: sendOobCode)
             .post("accounts:signInWithEmailLink", use: signInWithEmailLink)
+            .post("accounts:resetPassword", use: resetPassword)
     }
 
-    /// Decoding has already refused every request type but `EMAIL_SIGNIN`, the only one served.
+    /// Decoding has already refused every request type not served.
     @Sendable func sendOobCode(_ request: Request, context: AppRequestContext) async throws -> GetOobConfirmationCodeResponse {
         let body = try await RequestBody.decode(SendOobCodeRequest.self, from: request, context: context)
+        if body.returnOobLink == true, !context.isAdmin { throw APIError.unauthenticated }
+        guard body.requestType == .emailSignIn else { return try await sendActionCode(body, request, context: context) }
         let email = try EmailAddress(requestField: body.email)
         let settings = try ActionCodeSettings(
             continueURL: body.continueUrl, canHandleCodeInApp: body.canHandleCodeInApp ?? false, iOSBundleID: body.iOSBundleId,
@@ -25,7 +31,6 @@ struct IdentityToolkitController {
             androidMinimumVersion: body.androidMinimumVersion, authorizedDomains: authorizedDomains, apps: apps)
         let language = context.language(of: request)
         let returnsLink = body.returnOobLink == true
-        if returnsLink, !context.isAdmin { throw APIError.unauthenticated }
         let issued = try await issuer.issue(
             .init(email: email, settings: settings, language: language, apiKey: context.apiKey ?? "", caller: context.caller(of: request)),
             sendsEmail: !returnsLink, logger: context.logger)
@@ -36,8 +41,7 @@ struct IdentityToolkitController {
     @Sendable func signInWithEmailLink(_ request: Request, context: AppRequestContext) async throws -> EmailLinkSigninResponse {
         let body = try await RequestBody.decode(EmailLinkSigninRequest.self, from: request, context: context)
         let email = try EmailAddress(requestField: body.email)
-        guard let code = body.oobCode, !code.isEmpty else { throw SignInError.missingOOBCode }
-        guard code.utf8.count <= 256 else { throw SignInError.invalidOOBCode }
+        let code = try Self.actionCode(body.oobCode)
         // A linking request's token is checked before the code, so a stale session never spends a code.
         var signedIn: IDTokenClaims?
         if let idToken = body.idToken, !idToken.isEmpty {

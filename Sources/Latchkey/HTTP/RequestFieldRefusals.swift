@@ -31,7 +31,8 @@ extension SendOobCodeRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
         switch field {
         case "requestType": isMissing ? .missingRequestType : .invalidRequestType
-        case "email": .invalidEmail
+        case "email", "newEmail": .invalidEmail
+        case "idToken": .invalidIDToken
         case "continueUrl": .invalidContinueURI
         case "iOSBundleId": .invalidIOSBundleID
         case "androidPackageName": .invalidAndroidPackageName
@@ -46,6 +47,16 @@ extension EmailLinkSigninRequest: RefusedFields {
         case "email": .invalidEmail
         case "oobCode": .invalidOOBCode
         case "idToken": .invalidIDToken
+        default: nil
+        }
+    }
+}
+
+extension ResetPasswordRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "oobCode": .invalidOOBCode
+        case "newPassword": .weakPassword
         default: nil
         }
     }

@@ -5,6 +5,7 @@ import LatchkeyWire
 // and absent optionals left out rather than written as null.
 extension GetOobConfirmationCodeResponse: ResponseEncodable {}
 extension EmailLinkSigninResponse: ResponseEncodable {}
+extension ResetPasswordResponse: ResponseEncodable {}
 extension SignupNewUserResponse: ResponseEncodable {}
 extension VerifyPasswordResponse: ResponseEncodable {}
 extension SignInWithIdpResponse: ResponseEncodable {}

@@ -1,7 +1,8 @@
 import Foundation
 import Mustache
 
-/// Renders sign-in emails from the Mustache templates under `templates/email/LANG/`.
+/// Renders the emails (sign-in, the other email actions, security notices) from the Mustache templates under
+/// `templates/email/LANG/`.
 ///
 /// Templates are loaded once at start-up; a missing or broken one stops start-up, never a delivery.
 package struct EmailRenderer: Sendable {
@@ -62,12 +63,65 @@ package struct EmailRenderer: Sendable {
         }
     }
 
+    /// What the email of an action other than sign-in can show.
+    struct ActionView: MustacheParent {
+        let appName: String
+        let action: EmailAction
+        let link: String
+        let email: String
+        let newEmail: String?
+        let lifetime: Lifetime
+        let requestedAt: String
+        let ipAddress: String?
+        let device: DeviceName
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "appName": appName
+            case "resetPassword": action == .resetPassword
+            case "verifyEmail": action == .verifyEmail
+            case "verifyAndChangeEmail": action == .verifyAndChangeEmail
+            case "recoverEmail": action == .recoverEmail
+            case "link": link
+            case "email": email
+            case "newEmail": newEmail.map { $0 as Any }
+            case "expiresInMinutes": lifetime.minutes.map { $0 as Any }
+            case "expiresInHours": lifetime.hours.map { $0 as Any }
+            case "expiresInDays": lifetime.days.map { $0 as Any }
+            case "requestedAt": requestedAt
+            case "ipAddress": ipAddress.map { $0 as Any }
+            case "browser": device.browser.map { $0 as Any }
+            case "platform": device.platform.map { $0 as Any }
+            default: nil
+            }
+        }
+    }
+
+    /// A link's lifetime in the one unit that reads naturally: minutes under two hours, hours under two days, else days.
+    struct Lifetime {
+        let minutes: Int?
+        let hours: Int?
+        let days: Int?
+
+        init(seconds: Int) {
+            let minutes = (seconds + 59) / 60
+            (self.minutes, hours, days) =
+                switch minutes {
+                case ..<120: (minutes, nil, nil)
+                case ..<2_880: (nil, (minutes + 59) / 60, nil)
+                default: (nil, nil, (minutes + 1_439) / 1_440)
+                }
+        }
+    }
+
     static let signInTemplates = ["sign-in.subject", "sign-in.txt", "sign-in.html"]
+    static let actionTemplates = ["email-action.subject", "email-action.txt", "email-action.html"]
     static let noticeTemplates = ["security-notice.subject", "security-notice.txt", "security-notice.html"]
 
     private let library: MustacheLibrary
     /// Each letter falls back to English on its own: a language with sign-in emails but no notices still sends its sign-in emails.
     private let signInLanguages: TemplateLanguages
+    private let actionLanguages: TemplateLanguages
     private let noticeLanguages: TemplateLanguages
     private let sender: MailAddress
     private let appName: String
@@ -76,6 +130,7 @@ package struct EmailRenderer: Sendable {
     package init(templates: TemplateLibrary, sender: MailAddress, appName: String) throws {
         self.library = templates.library
         self.signInLanguages = try TemplateLanguages(templates: templates, family: "email", names: Self.signInTemplates)
+        self.actionLanguages = try TemplateLanguages(templates: templates, family: "email", names: Self.actionTemplates)
         self.noticeLanguages = try TemplateLanguages(templates: templates, family: "email", names: Self.noticeTemplates)
         self.sender = sender
         self.appName = appName
@@ -90,6 +145,17 @@ package struct EmailRenderer: Sendable {
             requestedAt: Self.time(requestedAt), ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
         let folder = "email/\(signInLanguages.folder(for: LanguageTag(letter.language) ?? .english))/"
         return try message(view, templates: folder + "sign-in", to: recipient, date: requestedAt, messageToken: letter.messageToken)
+    }
+
+    /// The email `letter` describes, addressed to `recipient`.
+    package func message(for letter: ActionLetter, to recipient: EmailAddress) throws(MailError) -> MailMessage {
+        let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
+        let view = ActionView(
+            appName: appName, action: letter.action, link: letter.link, email: letter.email, newEmail: letter.newEmail,
+            lifetime: Lifetime(seconds: letter.lifetimeSeconds), requestedAt: Self.time(requestedAt), ipAddress: letter.ipAddress,
+            device: DeviceName(userAgent: letter.userAgent))
+        let folder = "email/\(actionLanguages.folder(for: LanguageTag(letter.language) ?? .english))/"
+        return try message(view, templates: folder + "email-action", to: recipient, date: requestedAt, messageToken: letter.messageToken)
     }
 
     /// The email `notice` describes, addressed to `recipient`.
@@ -126,9 +192,19 @@ package struct EmailRenderer: Sendable {
         for folder in signInLanguages.all {
             let language = LanguageTag(folder) ?? .english
             let letter = SignInLetter(
-                link: SignInLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
+                link: ActionLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
                 typedCode: TypedCode.make(), language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0), requester: requester)
             try check(folder) { _ = try message(for: letter, to: recipient) }
+        }
+        for folder in actionLanguages.all {
+            let language = LanguageTag(folder) ?? .english
+            for action in EmailAction.allCases where action.isForAccount {
+                let letter = ActionLetter(
+                    action, link: ActionLink(action, publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
+                    email: recipient, newEmail: recipient, language: language, lifetime: 3_600, requestedAt: Date(timeIntervalSince1970: 0),
+                    requester: requester)
+                try check(folder) { _ = try message(for: letter, to: recipient) }
+            }
         }
         for folder in noticeLanguages.all {
             for change in SecurityNotice.Change.allCases {

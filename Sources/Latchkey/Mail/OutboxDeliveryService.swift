@@ -108,6 +108,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         case .mime: return Array(content)
         case .signInLetter: return try renderer.message(for: SignInLetter(decoding: content), to: message.recipient).mimeData()
         case .securityNotice: return try renderer.message(for: SecurityNotice(decoding: content), to: message.recipient).mimeData()
+        case .actionLetter: return try renderer.message(for: ActionLetter(decoding: content), to: message.recipient).mimeData()
         }
     }
 

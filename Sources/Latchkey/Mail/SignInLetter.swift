@@ -21,7 +21,7 @@ package struct SignInLetter: Sendable, Equatable, Codable {
     package var messageToken: String
 
     package init(
-        link: SignInLink, typedCode: String? = nil, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary
+        link: ActionLink, typedCode: String? = nil, language: LanguageTag, expiresInMinutes: Int, requestedAt: Date, requester: RequesterSummary
     ) {
         self.messageToken = ServerSecret.makeToken(bytes: 18)
         self.link = link.url

@@ -10,13 +10,18 @@ package struct PageRenderer: Sendable {
     static let pageNames = ["action.html", "handler.html"]
     static let developmentNames = ["dev/mailbox.html", "dev/message.html"]
 
+    static let emailActionName = "email-action.html"
+
     private let library: MustacheLibrary
     private let languages: TemplateLanguages
+    /// The email actions' page falls back to English on its own, as each email does.
+    private let emailActionLanguages: TemplateLanguages
 
     /// Checks that `templates` hold the pages; with `development` the mailbox templates must be there too.
     package init(templates: TemplateLibrary, development: Bool) throws {
         let library = templates.library
         languages = try TemplateLanguages(templates: templates, family: "pages", names: Self.pageNames)
+        emailActionLanguages = try TemplateLanguages(templates: templates, family: "pages", names: [Self.emailActionName])
         if development, let missing = Self.developmentNames.first(where: { library.getTemplate(named: $0) == nil }) {
             throw StartupError("missing development page template: expected \(templates.root)\(missing).mustache")
         }
@@ -29,6 +34,14 @@ package struct PageRenderer: Sendable {
         var view = view
         view.language = folder
         return library.render(view, withTemplate: "pages/\(folder)/action.html") ?? ""
+    }
+
+    /// The landing page of an email action other than sign-in, in `language` or the nearest language it is written in.
+    func emailActionPage(_ view: EmailActionPage, language: LanguageTag) -> String {
+        let folder = emailActionLanguages.folder(for: language)
+        var view = view
+        view.language = folder
+        return library.render(view, withTemplate: "pages/\(folder)/\(Self.emailActionName)") ?? ""
     }
 
     /// The provider sign-in page in `language`, or the nearest language the pages are written in.

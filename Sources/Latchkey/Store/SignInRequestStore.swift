@@ -1,10 +1,12 @@
 import Foundation
 
-/// Pending sign-in requests, found by the keyed hash of their code.
+/// Pending requests (sign-in links and the other email actions), found by the keyed hash of their code.
 package protocol SignInRequestStore {
     func insert(_ request: PendingRequest) async throws
-    /// Drops the oldest unused requests for `email` beyond the newest `count`.
-    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws
+    /// Drops the oldest unused requests of `action` for `email` beyond the newest `count`.
+    func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws
+    /// Marks every unused request of `action` for `email` used, so none of their codes works any more.
+    func spendOutstandingRequests(for email: EmailAddress, action: EmailAction, at now: Date) async throws
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
     /// The newest request whose typed code (with its address) has this keyed hash.
     func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest?

@@ -58,7 +58,7 @@ import Testing
     @Test(arguments: [
         ("/__/auth/action?mode=signIn&oobCode=abc&continueUrl=https%3A%2F%2Fevil.example.net%2F", HTTPResponse.Status.notFound),
         ("/__/auth/action?mode=signIn&continueUrl=https%3A%2F%2Fapp.example.com%2F", .badRequest),
-        ("/__/auth/action?mode=resetPassword&oobCode=abc&continueUrl=https%3A%2F%2Fapp.example.com%2F", .badRequest),
+        ("/__/auth/action?mode=changePassword&oobCode=abc&continueUrl=https%3A%2F%2Fapp.example.com%2F", .badRequest),
         ("/__/auth/action?mode=signIn&oobCode=abc&continueUrl=javascript%3Aalert(1)", .notFound),
         ("/__/auth/action?mode=signIn&oobCode=\(String(repeating: "a", count: 257))", .badRequest),
     ])

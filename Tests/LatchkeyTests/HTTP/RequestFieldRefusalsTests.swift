@@ -20,8 +20,8 @@ import Testing
         (#"{"requestType":null,"email":5}"#, "MISSING_REQ_TYPE"),
         // The request type decides what the rest means, so it is checked first, as it always was.
         (#"{"email":5,"continueUrl":true}"#, "MISSING_REQ_TYPE"),
-        (#"{"requestType":"PASSWORD_RESET","email":5}"#, "INVALID_REQ_TYPE"),
-        (#"{"requestType":1}"#, "INVALID_REQ_TYPE"),
+        (#"{"requestType":"OLD_EMAIL_AGREE","email":5}"#, "INVALID_REQ_TYPE"),
+        (#"{"requestType":8}"#, "INVALID_REQ_TYPE"),
         (#"{"requestType":6.0}"#, "INVALID_REQ_TYPE"),
         (#"{"requestType":"06"}"#, "INVALID_REQ_TYPE"),
         (#"{"requestType":""}"#, "INVALID_REQ_TYPE"),

@@ -49,8 +49,8 @@ import Testing
     static let refusals: [(body: String, message: String)] = [
         (#"{"email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "MISSING_REQ_TYPE"),
         (#"{"requestType":null,"email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "MISSING_REQ_TYPE"),
-        (#"{"requestType":"PASSWORD_RESET","email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "INVALID_REQ_TYPE"),
-        (#"{"requestType":1,"email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "INVALID_REQ_TYPE"),
+        (#"{"requestType":"RECOVER_EMAIL","email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "INVALID_REQ_TYPE"),
+        (#"{"requestType":2,"email":"a@example.com","continueUrl":"https://app.example.com/"}"#, "INVALID_REQ_TYPE"),
         (#"{"requestType":"EMAIL_SIGNIN","continueUrl":"https://app.example.com/"}"#, "MISSING_EMAIL"),
         (#"{"requestType":"EMAIL_SIGNIN","email":"","continueUrl":"https://app.example.com/"}"#, "MISSING_EMAIL"),
         (#"{"requestType":"EMAIL_SIGNIN","email":"alice.example.com","continueUrl":"https://app.example.com/"}"#, "INVALID_EMAIL"),

@@ -14,7 +14,7 @@ import Testing
     static let firefoxOnAndroid = "Mozilla/5.0 (Android 15; Mobile; rv:140.0) Gecko/140.0 Firefox/140.0"
 
     func render(_ language: String, userAgent: String? = firefoxOnAndroid) async throws -> MailMessage {
-        let link = try SignInLink(
+        let link = try ActionLink(
             publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
             settings: ActionCodeSettings(continueURL: "https://app.example.com/?a=1&b=2", authorizedDomains: ["app.example.com"]),
             language: #require(LanguageTag(language)))
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aLetterKeepsItsMessageIDThroughEveryRendering() async throws {
-        let link = try SignInLink(
+        let link = try ActionLink(
             publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
             settings: ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"]), language: .english)
         let letter = SignInLetter(link: link, language: .english, expiresInMinutes: 10, requestedAt: Date(), requester: RequesterSummary())

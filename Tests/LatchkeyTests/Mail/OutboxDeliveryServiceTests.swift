@@ -35,7 +35,7 @@ import Testing
     @Test func aLetterIsRenderedAtDeliveryAsItWasQueued() async throws {
         try await withWorkspace { workspace in
             let (transport, clock) = (RecordingMailTransport(), FixedClock())
-            let link = try SignInLink(
+            let link = try ActionLink(
                 publicURL: #require(URL(string: "https://auth.example.com")), code: "CODE123", apiKey: "key",
                 settings: ActionCodeSettings(continueURL: "https://app.example.com/", authorizedDomains: ["app.example.com"]), language: .english)
             let requestedAt = Date(timeIntervalSince1970: 1_800_000_000)

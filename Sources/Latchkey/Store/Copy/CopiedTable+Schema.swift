@@ -30,7 +30,7 @@ extension CopiedTable {
                 ("id", .integer), ("code_hash", .blob), ("email", .text), ("created_at", .real), ("expires_at", .real), ("language", .text),
                 ("continue_url", .text), ("used_at", .real), ("mismatch_count", .integer), ("ios_bundle_id", .text),
                 ("android_package_name", .text), ("android_install_app", .boolean), ("handles_code_in_app", .boolean), ("typed_code_hash", .blob),
-                ("typed_code_misses", .integer),
+                ("typed_code_misses", .integer), ("action", .text), ("account_id", .text), ("new_email", .text),
             ]),
         CopiedTable(
             "outbox", key: ["id"],

@@ -216,5 +216,18 @@ enum PostgresMigrations {
             CREATE INDEX pending_requests_by_typed_code ON pending_requests(typed_code_hash) WHERE typed_code_hash IS NOT NULL;
             """
         ),
+        (
+            // The other email actions (password reset, address verification and change, the undo of a change) share the
+            // pending requests with sign-in, and their letters the outbox.
+            "v8: email actions",
+            """
+            ALTER TABLE pending_requests ADD COLUMN action TEXT NOT NULL DEFAULT 'signIn'
+                CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
+            ALTER TABLE pending_requests ADD COLUMN account_id TEXT;
+            ALTER TABLE pending_requests ADD COLUMN new_email TEXT;
+            ALTER TABLE outbox DROP CONSTRAINT outbox_format_check;
+            ALTER TABLE outbox ADD CONSTRAINT outbox_format_check CHECK (format IN ('mime', 'sign-in', 'security-notice', 'email-action'));
+            """
+        ),
     ]
 }

@@ -6,19 +6,27 @@ extension PostgresStoreTransaction {
         try await execute(
             """
             INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id, android_package_name,
-                android_install_app, handles_code_in_app, typed_code_hash)
+                android_install_app, handles_code_in_app, typed_code_hash, action, account_id, new_email)
             VALUES (\(request.codeHash), \(request.email.value), \(request.createdAt.timeIntervalSince1970), \(request.expiresAt.timeIntervalSince1970),
                 \(request.language.value), \(request.continueURL), \(request.iOSBundleID), \(request.androidPackageName), \(request.androidInstallApp),
-                \(request.handlesCodeInApp), \(request.typedCodeHash))
+                \(request.handlesCodeInApp), \(request.typedCodeHash), \(request.action.rawValue), \(request.accountID), \(request.newEmail?.value))
             """)
     }
 
-    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws {
+    func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws {
         try await execute(
             """
             DELETE FROM pending_requests WHERE id IN (
-                SELECT id FROM pending_requests WHERE email = \(email.value) AND used_at IS NULL
+                SELECT id FROM pending_requests WHERE email = \(email.value) AND action = \(action.rawValue) AND used_at IS NULL
                 ORDER BY created_at DESC, id DESC OFFSET \(count))
+            """)
+    }
+
+    func spendOutstandingRequests(for email: EmailAddress, action: EmailAction, at now: Date) async throws {
+        try await execute(
+            """
+            UPDATE pending_requests SET used_at = \(now.timeIntervalSince1970)
+            WHERE email = \(email.value) AND action = \(action.rawValue) AND used_at IS NULL
             """)
     }
 
@@ -39,7 +47,8 @@ extension PostgresStoreTransaction {
     }
 
     private static func pendingRequest(_ row: PostgresRandomAccessRow) throws -> PendingRequest? {
-        guard let email = EmailAddress(try row["email"].decode(String.self)) else { return nil }
+        guard let email = EmailAddress(try row["email"].decode(String.self)), let action = EmailAction(rawValue: try row["action"].decode(String.self))
+        else { return nil }
         return PendingRequest(
             id: try row["id"].decode(Int64.self), codeHash: try row["code_hash"].decode(Data.self), email: email,
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
@@ -48,7 +57,9 @@ extension PostgresStoreTransaction {
             usedAt: Self.date(try row["used_at"].decode(Double?.self)), mismatchCount: try row["mismatch_count"].decode(Int.self),
             iOSBundleID: try row["ios_bundle_id"].decode(String?.self), androidPackageName: try row["android_package_name"].decode(String?.self),
             androidInstallApp: try row["android_install_app"].decode(Bool.self), handlesCodeInApp: try row["handles_code_in_app"].decode(Bool.self),
-            typedCodeHash: try row["typed_code_hash"].decode(Data?.self), typedCodeMisses: try row["typed_code_misses"].decode(Int.self))
+            typedCodeHash: try row["typed_code_hash"].decode(Data?.self), typedCodeMisses: try row["typed_code_misses"].decode(Int.self),
+            action: action, accountID: try row["account_id"].decode(String?.self),
+            newEmail: try row["new_email"].decode(String?.self).flatMap(EmailAddress.init))
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {

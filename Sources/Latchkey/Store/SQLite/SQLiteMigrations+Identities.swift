@@ -199,5 +199,41 @@ extension SQLiteMigrations {
             CREATE INDEX pending_requests_by_typed_code ON pending_requests(typed_code_hash) WHERE typed_code_hash IS NOT NULL;
             """
         ),
+        (
+            // The other email actions (password reset, address verification and change, the undo of a change) share the
+            // pending requests with sign-in, and their letters the outbox: rebuilt as in v16 for the new format.
+            "v18: email actions",
+            """
+            ALTER TABLE pending_requests ADD COLUMN action TEXT NOT NULL DEFAULT 'signIn'
+                CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
+            ALTER TABLE pending_requests ADD COLUMN account_id TEXT;
+            ALTER TABLE pending_requests ADD COLUMN new_email TEXT;
+            CREATE TABLE outbox_v18 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                recipient TEXT NOT NULL,
+                sealed_message BLOB,
+                created_at REAL NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at REAL NOT NULL,
+                lease_until REAL,
+                last_error TEXT,
+                sent_at REAL,
+                format TEXT NOT NULL DEFAULT 'mime' CHECK (format IN ('mime', 'sign-in', 'security-notice', 'email-action')),
+                claim_token TEXT
+            );
+            INSERT INTO outbox_v18 (id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, lease_until, last_error, sent_at,
+                format, claim_token)
+                SELECT id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, lease_until, last_error, sent_at, format,
+                    claim_token
+                FROM outbox;
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox_v18', seq FROM sqlite_sequence WHERE name = 'outbox'
+                AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox_v18');
+            UPDATE sqlite_sequence SET seq = MAX(seq, (SELECT seq FROM sqlite_sequence WHERE name = 'outbox')) WHERE name = 'outbox_v18';
+            DROP TABLE outbox;
+            ALTER TABLE outbox_v18 RENAME TO outbox;
+            CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+            """
+        ),
     ]
 }

@@ -6,24 +6,30 @@ extension SQLiteStoreTransaction {
         try execute(
             sql: """
                 INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id,
-                    android_package_name, android_install_app, handles_code_in_app, typed_code_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    android_package_name, android_install_app, handles_code_in_app, typed_code_hash, action, account_id, new_email)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 request.codeHash, request.email.value, request.createdAt.timeIntervalSince1970, request.expiresAt.timeIntervalSince1970,
                 request.language.value, request.continueURL, request.iOSBundleID, request.androidPackageName, request.androidInstallApp,
-                request.handlesCodeInApp, request.typedCodeHash,
+                request.handlesCodeInApp, request.typedCodeHash, request.action.rawValue, request.accountID, request.newEmail?.value,
             ])
     }
 
-    func dropOutstandingRequests(for email: EmailAddress, keepingNewest count: Int) async throws {
+    func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws {
         try execute(
             sql: """
                 DELETE FROM pending_requests WHERE id IN (
-                    SELECT id FROM pending_requests WHERE email = ? AND used_at IS NULL
+                    SELECT id FROM pending_requests WHERE email = ? AND action = ? AND used_at IS NULL
                     ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)
                 """,
-            arguments: [email.value, count])
+            arguments: [email.value, action.rawValue, count])
+    }
+
+    func spendOutstandingRequests(for email: EmailAddress, action: EmailAction, at now: Date) async throws {
+        try execute(
+            sql: "UPDATE pending_requests SET used_at = ? WHERE email = ? AND action = ? AND used_at IS NULL",
+            arguments: [now.timeIntervalSince1970, email.value, action.rawValue])
     }
 
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
@@ -45,13 +51,14 @@ extension SQLiteStoreTransaction {
     }
 
     private static func pendingRequest(_ row: Row) -> PendingRequest? {
-        guard let email = EmailAddress(row["email"]) else { return nil }
+        guard let email = EmailAddress(row["email"]), let action = EmailAction(rawValue: row["action"]) else { return nil }
         return PendingRequest(
             id: row["id"], codeHash: row["code_hash"], email: email, createdAt: Date(timeIntervalSince1970: row["created_at"]),
             expiresAt: Date(timeIntervalSince1970: row["expires_at"]), language: LanguageTag(row["language"]) ?? .english,
             continueURL: row["continue_url"], usedAt: Self.date(row["used_at"]), mismatchCount: row["mismatch_count"],
             iOSBundleID: row["ios_bundle_id"], androidPackageName: row["android_package_name"], androidInstallApp: row["android_install_app"],
-            handlesCodeInApp: row["handles_code_in_app"], typedCodeHash: row["typed_code_hash"], typedCodeMisses: row["typed_code_misses"])
+            handlesCodeInApp: row["handles_code_in_app"], typedCodeHash: row["typed_code_hash"], typedCodeMisses: row["typed_code_misses"],
+            action: action, accountID: row["account_id"], newEmail: (row["new_email"] as String?).flatMap(EmailAddress.init))
     }
 
     func consumePendingRequest(id: Int64, at now: Date) async throws -> Bool {

@@ -55,7 +55,7 @@ import Testing
             try await store.write { tx in
                 for index in 0..<7 { try await tx.insert(Fixture.pending(UInt8(index), minutesAgo: Double(7 - index))) }
                 try await tx.insert(Fixture.pending(99, email: bob, minutesAgo: 60))
-                try await tx.dropOutstandingRequests(for: Fixture.alice, keepingNewest: 5)
+                try await tx.dropOutstandingRequests(for: Fixture.alice, action: .signIn, keepingNewest: 5)
             }
             let kept = try await store.read { tx in
                 var kept: [Bool] = []

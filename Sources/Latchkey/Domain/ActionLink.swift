@@ -1,16 +1,19 @@
 import Foundation
 
-/// The URL mailed to the user: `PUBLIC_URL/__/auth/action?mode=signIn&oobCode=…`, as Firebase builds it,
-/// carrying the ActionCodeSettings so the landing page and app-link files can use them.
-package struct SignInLink: Sendable {
+/// The URL mailed to the user: `PUBLIC_URL/__/auth/action?mode=signIn&oobCode=…` (or another action's mode), as
+/// Firebase builds it, carrying the ActionCodeSettings so the landing page and app-link files can use them.
+package struct ActionLink: Sendable {
     package static let actionPath = "/__/auth/action"
 
     package let url: String
 
-    package init(publicURL: URL, code: String, apiKey: String, settings: ActionCodeSettings, language: LanguageTag) {
-        var query: [(String, String)] = [
-            ("mode", "signIn"), ("oobCode", code), ("apiKey", apiKey), ("continueUrl", settings.continueURL), ("lang", language.value),
-        ]
+    package init(
+        _ action: EmailAction = .signIn, publicURL: URL, code: String, apiKey: String, settings: ActionCodeSettings, language: LanguageTag
+    ) {
+        var query: [(String, String)] = [("mode", action.rawValue), ("oobCode", code), ("apiKey", apiKey)]
+        // Actions other than sign-in may come without a continue URL: their page then has no way back to show.
+        if !settings.continueURL.isEmpty { query.append(("continueUrl", settings.continueURL)) }
+        query.append(("lang", language.value))
         if let bundleID = settings.iOSBundleID { query.append(("iosBundleId", bundleID)) }
         if let package = settings.androidPackageName {
             query.append(("androidPackageName", package))

@@ -1,0 +1,177 @@
+import Foundation
+import Logging
+
+/// Issues the codes of the email actions other than sign-in (password reset, address verification, address change):
+/// stores the pending request for its account and queues its letter in one transaction, as `LinkIssuer` does for sign-in.
+///
+/// A password reset is asked for by address with the API key alone, so with enumeration protection its answer never tells
+/// whether the address has an account: for none (or a disabled one) nothing is stored or sent, and the caller is told
+/// the same as when a letter went out.
+package struct ActionCodeIssuer: Sendable {
+    /// What the app asked for, already validated by the HTTP layer.
+    package struct Request: Sendable {
+        package var action: EmailAction
+        package var subject: Subject
+        /// The address an address change moves to, where its letter goes.
+        package var newEmail: EmailAddress?
+        package var settings: ActionCodeSettings
+        package var language: LanguageTag
+        package var apiKey: String
+        package var caller: Caller
+
+        package init(
+            _ action: EmailAction, for subject: Subject, newEmail: EmailAddress? = nil, settings: ActionCodeSettings, language: LanguageTag,
+            apiKey: String, caller: Caller
+        ) {
+            self.action = action
+            self.subject = subject
+            self.newEmail = newEmail
+            self.settings = settings
+            self.language = language
+            self.apiKey = apiKey
+            self.caller = caller
+        }
+
+        /// Where the letter goes: the new address of a change, otherwise the account's.
+        var recipient: EmailAddress { newEmail ?? subject.address }
+    }
+
+    /// Whose account the code is for.
+    package enum Subject: Sendable {
+        /// The signed-in user (a verification, an address change), checked again inside the write; `address` is the
+        /// account's address as the token's check found it.
+        case signedIn(IDTokenClaims, address: EmailAddress)
+        /// The account with this address: anyone's request for a password reset, an admin's for any action.
+        case owner(of: EmailAddress)
+
+        var address: EmailAddress {
+            switch self {
+            case .signedIn(_, let address), .owner(let address): address
+            }
+        }
+    }
+
+    /// What was issued: the code and link (for an admin's `returnOobLink`) and the account's address.
+    package struct Issued: Sendable {
+        package var code: String
+        package var link: ActionLink
+        package var email: EmailAddress
+    }
+
+    let secret: ServerSecret
+    let clock: any WallClock
+    let outbox: OutboxSignal
+    let publicURL: URL
+    /// How long each action's code lives (`emailActions`).
+    let lifetimes: ActionLifetimes
+    let enumerationProtection: Bool
+    let recentLogin: TimeInterval
+    let limiter: RateLimiter
+    let metrics: ServiceMetrics
+
+    package init(
+        secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL, lifetimes: ActionLifetimes,
+        enumerationProtection: Bool, recentLogin: TimeInterval, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+    ) {
+        self.secret = secret
+        self.clock = clock
+        self.outbox = outbox
+        self.publicURL = publicURL
+        self.lifetimes = lifetimes
+        self.enumerationProtection = enumerationProtection
+        self.recentLogin = recentLogin
+        self.limiter = limiter
+        self.metrics = metrics
+    }
+
+    /// Creates the code for `request`'s account and queues its letter (with `sendsEmail` false, an admin's
+    /// `returnOobLink`, nothing is mailed). Nil means nothing was issued although the caller is told it was.
+    ///
+    /// Counts against the per-address limit of the recipient and the per-IP limit (an admin's against none), refused
+    /// requests too; a full per-address window with enumeration protection answers nil, as for sign-in links.
+    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> Issued? {
+        guard request.action.isForAccount else { throw SignInError.invalidRequestType }
+        let code = ServerSecret.makeToken()
+        let now = clock.now
+        let caller = request.caller
+        let limits = caller.limits([.init(.sendPerEmail, request.recipient.value), .init(.sendPerIP, caller.ipAddress)])
+        let verdict: Verdict<Issued?>
+        do {
+            verdict = try await limiter.write(counting: limits, email: request.recipient, requester: caller.requester) { transaction in
+                guard let found = try await account(for: request, at: now, in: transaction) else { return .accepted(nil) }
+                guard case .accepted(let account) = found else { return .refused(found.refusal ?? .userNotFound) }
+                guard let email = account.email else { return .refused(.missingEmail) }
+                if let newEmail = request.newEmail, let holder = try await transaction.account(email: newEmail), holder.id != account.id {
+                    // As for a password reset, with enumeration protection a taken address looks like a free one.
+                    return enumerationProtection && !caller.isAdmin ? .accepted(nil) : .refused(.emailExists)
+                }
+                return .accepted(
+                    try await record(
+                        request.action, for: account.id, email: email, newEmail: request.newEmail, settings: request.settings,
+                        language: request.language, apiKey: request.apiKey, requester: caller.requester, sendsEmail: sendsEmail, code: code,
+                        at: now, in: transaction))
+            }
+        } catch let refusal as RateLimited {
+            guard refusal.rule == .sendPerEmail, enumerationProtection else { throw refusal }
+            metrics.countRejection(by: refusal.rule)
+            logger.debug("Email action dropped by the per-address limit", metadata: ["action": "\(request.action)"])
+            return nil
+        }
+        guard let issued = try verdict.get() else {
+            logger.debug("Email action asked for an address without an account: nothing sent", metadata: ["action": "\(request.action)"])
+            return nil
+        }
+        metrics.count(code: .issued)
+        if sendsEmail {
+            metrics.count(email: .queued)
+            outbox.nudge()
+        }
+        logger.debug("Email action issued", metadata: ["action": "\(request.action)", "account": "\(issued.email.redacted)"])
+        return issued
+    }
+
+    /// The account the code is for, refused as Firebase refuses it; nil when the request is to be answered as if sent.
+    private func account(for request: Request, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Account>? {
+        switch request.subject {
+        case .signedIn(let claims, _):
+            let checked = try await AccountLookup.check(claims, in: transaction)
+            if request.action == .verifyAndChangeEmail, case .accepted = checked, !claims.isRecentLogin(at: now, within: recentLogin) {
+                return .refused(.credentialTooOld)
+            }
+            return checked
+        case .owner(let email):
+            let account = try await transaction.account(email: email)
+            if let account, !account.isDisabled { return .accepted(account) }
+            if request.caller.isAdmin { return .refused(account == nil ? (request.action == .resetPassword ? .emailNotFound : .userNotFound) : .userDisabled) }
+            // Only a password reset comes here without an admin token (the HTTP layer sees to that).
+            if enumerationProtection { return nil }
+            return .refused(account == nil ? .emailNotFound : .userDisabled)
+        }
+    }
+
+    /// Stores a code of `action` for the account and queues its letter (to `newEmail` for an address change, otherwise to
+    /// `email`), in the caller's transaction: also how an address change mails its undo to the old address.
+    func record(
+        _ action: EmailAction, for accountID: String, email: EmailAddress, newEmail: EmailAddress?, settings: ActionCodeSettings,
+        language: LanguageTag, apiKey: String, requester: RequesterSummary, sendsEmail: Bool = true, code: String = ServerSecret.makeToken(),
+        at now: Date, in transaction: any StoreTransaction
+    ) async throws -> Issued {
+        let lifetime = lifetimes[action]
+        let link = ActionLink(action, publicURL: publicURL, code: code, apiKey: apiKey, settings: settings, language: language)
+        var pending = PendingRequest(
+            action, codeHash: secret.hash(code, for: .linkCode), email: email, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+            language: language, settings: settings)
+        pending.accountID = accountID
+        pending.newEmail = newEmail
+        try await transaction.insert(pending)
+        try await transaction.record(
+            AuditEvent(.codeIssued, at: now, accountID: accountID, email: email, requester: requester, detail: sendsEmail ? action.rawValue : "\(action.rawValue), returned to admin"))
+        try await transaction.dropOutstandingRequests(for: email, action: action, keepingNewest: LinkIssuer.maximumOutstandingCodes)
+        if sendsEmail {
+            let letter = ActionLetter(
+                action, link: link, email: email, newEmail: newEmail, language: language, lifetime: lifetime, requestedAt: now, requester: requester)
+            try await transaction.enqueue(try letter.queued(to: action == .verifyAndChangeEmail ? newEmail ?? email : email, secret: secret, at: now))
+        }
+        return Issued(code: code, link: link, email: email)
+    }
+}

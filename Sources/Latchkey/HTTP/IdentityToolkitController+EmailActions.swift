@@ -1,0 +1,69 @@
+import Hummingbird
+import LatchkeyWire
+
+/// The email actions other than sign-in: `accounts:sendOobCode` for a password reset, a verification or an address
+/// change, and `accounts:resetPassword`. Their codes are applied by `accounts:update` with `oobCode`.
+extension IdentityToolkitController {
+    /// A password reset is asked for by address with the API key alone; a verification or an address change by the
+    /// signed-in user's ID token, or by an admin for any address.
+    func sendActionCode(_ body: SendOobCodeRequest, _ request: Request, context: AppRequestContext) async throws -> GetOobConfirmationCodeResponse {
+        guard let action = EmailAction(body.requestType), action.isForAccount else { throw SignInError.invalidRequestType }
+        let settings = try actionSettings(body)
+        let newEmail: EmailAddress?
+        if action == .verifyAndChangeEmail {
+            guard let raw = body.newEmail, !raw.isEmpty else { throw SignInError.missingNewEmail }
+            newEmail = try EmailAddress(requestField: raw)
+        } else {
+            newEmail = nil
+        }
+        let subject: ActionCodeIssuer.Subject
+        if action != .resetPassword, let idToken = body.idToken, !idToken.isEmpty {
+            let (account, claims) = try await lookup.authenticate(idToken: idToken)
+            guard let address = account.email else { throw SignInError.missingEmail }
+            subject = .signedIn(claims, address: address)
+        } else if action == .resetPassword || context.isAdmin {
+            subject = .owner(of: try EmailAddress(requestField: body.email))
+        } else {
+            throw action == .verifyEmail ? SignInError.invalidIDToken : .missingIDToken
+        }
+        let returnsLink = body.returnOobLink == true
+        let issued = try await actionIssuer.issue(
+            .init(
+                action, for: subject, newEmail: newEmail, settings: settings, language: context.language(of: request), apiKey: context.apiKey ?? "",
+                caller: context.caller(of: request)),
+            sendsEmail: !returnsLink, logger: context.logger)
+        let email = issued?.email.value ?? subject.address.value
+        guard returnsLink, let issued else { return GetOobConfirmationCodeResponse(email: email) }
+        return GetOobConfirmationCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link.url)
+    }
+
+    /// The continue URL and apps are optional for these actions: without any, the landing page shows no way back.
+    private func actionSettings(_ body: SendOobCodeRequest) throws(SignInError) -> ActionCodeSettings {
+        guard body.continueUrl != nil || body.iOSBundleId != nil || body.androidPackageName != nil else { return .none }
+        return try ActionCodeSettings(
+            continueURL: body.continueUrl, canHandleCodeInApp: body.canHandleCodeInApp ?? false, iOSBundleID: body.iOSBundleId,
+            androidPackageName: body.androidPackageName, androidInstallApp: body.androidInstallApp ?? false,
+            androidMinimumVersion: body.androidMinimumVersion, authorizedDomains: authorizedDomains, apps: apps)
+    }
+
+    /// With `oobCode` alone, what the code is for (nothing is spent); with `newPassword` too, a password reset.
+    @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> ResetPasswordResponse {
+        let body = try await RequestBody.decode(ResetPasswordRequest.self, from: request, context: context)
+        let code = try Self.actionCode(body.oobCode)
+        let caller = context.caller(of: request)
+        let checked =
+            if let newPassword = body.newPassword {
+                try await actionCodes.resetPassword(code, to: try PasswordHasher.validate(newPassword), by: caller, logger: context.logger)
+            } else {
+                try await actionCodes.check(code, by: caller)
+            }
+        return ResetPasswordResponse(email: checked.email?.value, newEmail: checked.newEmail?.value, requestType: OobRequestType(checked.action))
+    }
+
+    /// An `oobCode` field: present, and no longer than any code this server makes.
+    static func actionCode(_ code: String?) throws(SignInError) -> String {
+        guard let code, !code.isEmpty else { throw .missingOOBCode }
+        guard code.utf8.count <= 256 else { throw .invalidOOBCode }
+        return code
+    }
+}
