@@ -114,6 +114,10 @@ package func buildApplication(
         action: ActionController(
             inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
             apps: configuration.apps, pages: pages, appName: configuration.appName, publicURL: configuration.publicURL),
+        report: SignInReportController(
+            coolOffs: CoolOffs(
+                store: store, secret: secret, clock: clock, duration: TimeInterval(configuration.emailLink.coolOffSeconds), limiter: limiter),
+            pages: pages, appName: configuration.appName, coolOffHours: (configuration.emailLink.coolOffSeconds + 3_599) / 3_600),
         providerHandler: ProviderHandlerController(
             authorization: authorization, store: store, secret: secret, clock: clock, apiKeys: configuration.apiKeys, quota: quota,
             apps: configuration.apps, authorizedDomains: configuration.authorizedDomains, pages: pages, appName: configuration.appName,

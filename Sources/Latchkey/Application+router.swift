@@ -11,12 +11,13 @@ func buildRouter(
     accounts: AccountsController, accountUpdates: AccountUpdatesController, secondFactors: SecondFactorController,
     providerConfigs: ProviderConfigController,
     projectConfig: ProjectConfigController, secureToken: SecureTokenController, wellKnown: WellKnownController,
-    action: ActionController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
+    action: ActionController, report: SignInReportController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
     metricsEndpoint: MetricsController?
 ) -> Router<AppRequestContext> {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.addRoutes(wellKnown.endpoints)
         router.addRoutes(action.endpoints)
+        router.addRoutes(report.endpoints)
         router.addRoutes(providerHandler.endpoints)
         router.addRoutes(appLinks.endpoints)
         development.forEach { router.addRoutes($0) }

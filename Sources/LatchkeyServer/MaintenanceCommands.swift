@@ -43,7 +43,13 @@ struct AuditCommand: AsyncParsableCommand {
         guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
         let configuration = try await options.load()
         let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
-        let events = try await store.read { [limit] in try await $0.auditEvents(email: address, limit: limit) }
+        let now = Date()
+        let (events, coolOff) = try await store.read { [limit] in
+            (try await $0.auditEvents(email: address, limit: limit), try await $0.coolOff(for: address, at: now))
+        }
+        if let coolOff {
+            print("on cool-off until \(coolOff.formatted(.iso8601)) (\"this wasn't me\"); end it with `latchkey cool-off lift --email \(address.value.displaySafe)`")
+        }
         guard !events.isEmpty else {
             print("no audit events for \(address.value)")
             return

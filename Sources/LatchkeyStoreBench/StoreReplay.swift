@@ -49,8 +49,8 @@ package struct StoreReplay: Sendable {
         self.requester = requester
     }
 
-    /// `LinkIssuer.issue` for a user's send: the address and the client counted, the pending request, its audit event,
-    /// the oldest outstanding codes dropped and the letter queued, in one transaction.
+    /// `LinkIssuer.issue` for a user's send: the address and the client counted, its cool-off looked up, the pending
+    /// request, its audit event, the oldest outstanding codes dropped and the letter queued, in one transaction.
     package func send(_ input: Send) async throws {
         let now = clock.now
         let pending = PendingRequest(
@@ -60,6 +60,7 @@ package struct StoreReplay: Sendable {
         let event = AuditEvent(.codeIssued, at: now, email: input.email, requester: requester)
         let checks = [RateLimiter.Check(.sendPerEmail, input.email.value), RateLimiter.Check(.sendPerIP, requester.ipAddress ?? "")]
         try await limiter.write(counting: checks, email: input.email, requester: requester) { transaction in
+            guard try await transaction.coolOff(for: input.email, at: now) == nil else { return }
             try await transaction.insert(pending)
             try await transaction.record(event)
             try await transaction.dropOutstandingRequests(for: pending.email, action: .signIn, keepingNewest: LinkIssuer.maximumOutstandingCodes)

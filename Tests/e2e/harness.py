@@ -213,7 +213,7 @@ def read_link(server, number):
     links = re.findall(r"https?://\S+/__/auth/action\?\S+", text)
     assert len(links) == 1, text
     html_part = message.get_body(preferencelist=("html",)).get_content()
-    html_links = [html.unescape(href) for href in re.findall(r'href="([^"]*)"', html_part)]
+    html_links = [html.unescape(href) for href in re.findall(r'href="([^"]*)"', html_part) if "/__/auth/action?" in href]
     assert html_links and set(html_links) == set(links), (links, html_links)
     return links[0]
 

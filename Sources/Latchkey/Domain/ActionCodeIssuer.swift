@@ -98,6 +98,8 @@ package struct ActionCodeIssuer: Sendable {
         let verdict: Verdict<Issued?>
         do {
             verdict = try await limiter.write(counting: limits, email: request.recipient, requester: caller.requester) { transaction in
+                // An address whose owner said "this wasn't me" gets nothing for a while, answered like a send.
+                if !caller.isAdmin, try await transaction.coolOff(for: request.recipient, at: now) != nil { return .accepted(nil) }
                 guard let found = try await account(for: request, at: now, in: transaction) else { return .accepted(nil) }
                 guard case .accepted(let account) = found else { return .refused(found.refusal ?? .userNotFound) }
                 guard let email = account.email else { return .refused(.missingEmail) }

@@ -24,6 +24,10 @@ package struct AuditEvent: Sendable, Equatable {
         case emailChanged = "email_changed"
         /// An address change undone from the old address.
         case emailRestored = "email_restored"
+        /// "This wasn't me" from a sign-in email: the address's sign-in codes died and its cool-off began.
+        case signInReported = "sign_in_reported"
+        /// A cool-off ended early, by the address itself or by an operator.
+        case coolOffLifted = "cool_off_lifted"
     }
 
     package var kind: Kind

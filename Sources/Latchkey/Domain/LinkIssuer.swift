@@ -61,7 +61,7 @@ package struct LinkIssuer: Sendable {
     /// The attempt counts against the per-address and per-IP limits (an admin's against none) in the same transaction;
     /// a full window throws `RateLimited` and stores nothing, except that with enumeration protection a full
     /// per-address window answers nil, as if the link were sent: "too many" would tell a prober that someone just asked
-    /// for this address.
+    /// for this address. So does an address on cool-off (`CoolOffs`), unless an admin asks.
     @discardableResult
     package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: ActionLink)? {
         let code = ServerSecret.makeToken()
@@ -69,9 +69,10 @@ package struct LinkIssuer: Sendable {
         let link = ActionLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
         // An admin's link (no email) has no typed code: the code exists only to be read in the email.
         let typedCode = showsTypedCode && sendsEmail ? TypedCode.make() : nil
-        let letter = SignInLetter(
+        var letter = SignInLetter(
             link: link, typedCode: typedCode, language: request.language, expiresInMinutes: Int((codeLifetime / 60).rounded(.up)), requestedAt: now,
             requester: request.caller.requester)
+        letter.reportLink = try SignInReport(email: request.email, issuedAt: now).link(publicURL: publicURL, secret: secret, language: request.language)
         var stored = PendingRequest(
             codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
@@ -80,13 +81,18 @@ package struct LinkIssuer: Sendable {
         let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
         let requester = request.caller.requester
         let limits = request.caller.limits([.init(.sendPerEmail, request.email.value), .init(.sendPerIP, request.caller.ipAddress)])
+        let coolsOff = sendsEmail && !request.caller.isAdmin
+        let issued: Bool
         do {
-            try await limiter.write(counting: limits, email: request.email, requester: requester) { transaction in
+            issued = try await limiter.write(counting: limits, email: request.email, requester: requester) { transaction in
+                // An address whose owner said "this wasn't me" gets nothing for a while, answered like a send.
+                if coolsOff, try await transaction.coolOff(for: request.email, at: now) != nil { return false }
                 try await transaction.insert(pending)
                 try await transaction.record(
                     AuditEvent(.codeIssued, at: now, email: request.email, requester: requester, detail: sendsEmail ? nil : "returned to admin"))
                 try await transaction.dropOutstandingRequests(for: pending.email, action: .signIn, keepingNewest: Self.maximumOutstandingCodes)
                 if sendsEmail { try await transaction.enqueue(queued) }
+                return true
             }
         } catch let refusal as RateLimited {
             if isDevelopment, refusal.rule == .sendPerEmail {
@@ -98,6 +104,11 @@ package struct LinkIssuer: Sendable {
             guard refusal.rule == .sendPerEmail, enumerationProtection else { throw refusal }
             metrics.countRejection(by: refusal.rule)
             logger.debug("Send dropped by the per-address limit", metadata: ["email": "\(request.email.redacted)"])
+            return nil
+        }
+        guard issued else {
+            let message: Logger.Message = "Send dropped: the address cools off after its owner said this wasn't them"
+            if isDevelopment { logger.info(message, metadata: ["email": "\(request.email.redacted)"]) } else { logger.debug(message) }
             return nil
         }
         metrics.count(code: .issued)

@@ -32,13 +32,14 @@ package struct RetentionPolicy: Sendable, Equatable {
             (.pendingCredentials, now),
             (.pendingEnrollments, now),
             (.secondFactorChallenges, now),
+            (.coolOffs, now),
         ]
     }
 }
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
 /// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time,
-/// a provider session, pending credential, pending enrollment or second-factor challenge by its expiry.
+/// a provider session, pending credential, pending enrollment or second-factor challenge by its expiry, a cool-off by its end.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
@@ -50,4 +51,5 @@ package enum ExpiringRows: String, Sendable, CaseIterable {
     case pendingCredentials
     case pendingEnrollments
     case secondFactorChallenges
+    case coolOffs
 }

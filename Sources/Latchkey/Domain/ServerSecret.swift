@@ -40,6 +40,8 @@ package struct ServerSecret: Sendable {
         case providerSecret
         /// The shared secret of an authenticator app.
         case secondFactorSecret
+        /// The address a sign-in email's "this wasn't me" link reports (`SignInReport`), sealed into the link itself.
+        case signInReport
     }
 
     /// The HKDF `info` of each derived key.
@@ -59,6 +61,7 @@ package struct ServerSecret: Sendable {
         case enrollmentSession = "latchkey enrollment session v1"
         case secondFactorChallenge = "latchkey second factor challenge v1"
         case secondFactorSecretSealing = "latchkey second factor secret sealing v1"
+        case signInReportSealing = "latchkey sign-in report sealing v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -77,6 +80,7 @@ package struct ServerSecret: Sendable {
     private let enrollmentSessionMAC: HMAC<SHA256>
     private let secondFactorChallengeMAC: HMAC<SHA256>
     private let secondFactorSecretSealingKey: SymmetricKey
+    private let signInReportSealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -99,6 +103,7 @@ package struct ServerSecret: Sendable {
         enrollmentSessionMAC = HMAC(key: derive(.enrollmentSession))
         secondFactorChallengeMAC = HMAC(key: derive(.secondFactorChallenge))
         secondFactorSecretSealingKey = derive(.secondFactorSecretSealing)
+        signInReportSealingKey = derive(.signInReportSealing)
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -138,6 +143,7 @@ package struct ServerSecret: Sendable {
         case .signingKey: signingKeySealingKey
         case .providerSecret: providerSecretSealingKey
         case .secondFactorSecret: secondFactorSecretSealingKey
+        case .signInReport: signInReportSealingKey
         }
     }
 

@@ -119,7 +119,7 @@ struct ActionController {
         let view = EmailActionPage(action: action, live: pending, refused: refused, appName: appName, nonce: nonce, backURL: backURL)
         return HTMLPage.response(
             status: status, html: pages.emailActionPage(view, language: language),
-            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce, scriptCallingAPI: pending != nil))
+            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce, scriptFromSelf: pending != nil, connectsToSelf: pending != nil))
     }
 
     private func page(

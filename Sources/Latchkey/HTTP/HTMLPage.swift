@@ -8,17 +8,16 @@ struct HTMLPage {
     static func makeNonce() -> String { ServerSecret.makeToken(bytes: 16) }
 
     /// `default-src 'none'` with the style nonce; `frameAncestors` is `'none'` except for the mailbox's message frame.
-    /// `scriptsAndFormsFromSelf` lets the provider sign-in page run its one script file and post its form back;
-    /// `scriptCallingAPI` lets an email action's page run its script, which posts to the API itself (its form posts nowhere).
+    /// Each page allows what it needs beyond that: its one script file (`scriptFromSelf`), posting its form back
+    /// (`formsToSelf`), the API calls of its script (`connectsToSelf`).
     static func contentSecurityPolicy(
-        nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'", scriptsAndFormsFromSelf: Bool = false,
-        scriptCallingAPI: Bool = false
+        nonce: String, frameSources: String = "'none'", frameAncestors: String = "'none'", scriptFromSelf: Bool = false, formsToSelf: Bool = false,
+        connectsToSelf: Bool = false
     ) -> String {
-        let scripts =
-            scriptCallingAPI ? "script-src 'self'; connect-src 'self'; " : scriptsAndFormsFromSelf ? "script-src 'self'; " : ""
-        let forms = scriptsAndFormsFromSelf ? "'self'" : "'none'"
-        return "default-src 'none'; style-src 'nonce-\(nonce)'; \(scripts)frame-src \(frameSources); base-uri 'none'; form-action \(forms); "
-            + "frame-ancestors \(frameAncestors)"
+        let scripts = scriptFromSelf ? "script-src 'self'; " : ""
+        let connections = connectsToSelf ? "connect-src 'self'; " : ""
+        return "default-src 'none'; style-src 'nonce-\(nonce)'; \(scripts)\(connections)frame-src \(frameSources); base-uri 'none'; "
+            + "form-action \(formsToSelf ? "'self'" : "'none'"); frame-ancestors \(frameAncestors)"
     }
 
     static let contentSecurityPolicyName = HTTPField.Name("Content-Security-Policy")!

@@ -164,7 +164,8 @@ struct ProviderHandlerController {
         let nonce = HTMLPage.makeNonce()
         return HTMLPage.response(
             status: status, html: pages.handlerPage(HandlerPage(outcome, appName: appName, nonce: nonce), language: language),
-            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce, scriptsAndFormsFromSelf: outcome == .continuing))
+            contentSecurityPolicy: HTMLPage.contentSecurityPolicy(
+                nonce: nonce, scriptFromSelf: outcome == .continuing, formsToSelf: outcome == .continuing))
     }
 
     /// `hl` (the iOS SDK's language), else the browser's.

@@ -11,6 +11,7 @@ package struct EmailRenderer: Sendable {
         let appName: String
         let link: String
         let typedCode: String?
+        let reportLink: String?
         let email: String
         let expiresInMinutes: Int
         let requestedAt: String
@@ -24,6 +25,7 @@ package struct EmailRenderer: Sendable {
             case "appName": appName
             case "link": link
             case "typedCode": typedCode.map { $0 as Any }
+            case "reportLink": reportLink.map { $0 as Any }
             case "email": email
             case "expiresInMinutes": expiresInMinutes
             case "requestedAt": requestedAt
@@ -141,7 +143,7 @@ package struct EmailRenderer: Sendable {
     package func message(for letter: SignInLetter, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let requestedAt = Date(timeIntervalSince1970: letter.requestedAt)
         let view = SignInView(
-            appName: appName, link: letter.link, typedCode: letter.typedCode, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
+            appName: appName, link: letter.link, typedCode: letter.typedCode, reportLink: letter.reportLink, email: recipient.value, expiresInMinutes: letter.expiresInMinutes,
             requestedAt: Self.time(requestedAt), ipAddress: letter.ipAddress, device: DeviceName(userAgent: letter.userAgent))
         let folder = "email/\(signInLanguages.folder(for: LanguageTag(letter.language) ?? .english))/"
         return try message(view, templates: folder + "sign-in", to: recipient, date: requestedAt, messageToken: letter.messageToken)
@@ -191,9 +193,10 @@ package struct EmailRenderer: Sendable {
         let requester = RequesterSummary(ipAddress: "192.0.2.1", userAgent: "Check")
         for folder in signInLanguages.all {
             let language = LanguageTag(folder) ?? .english
-            let letter = SignInLetter(
+            var letter = SignInLetter(
                 link: ActionLink(publicURL: publicURL, code: "code", apiKey: "key", settings: settings, language: language),
                 typedCode: TypedCode.make(), language: language, expiresInMinutes: 15, requestedAt: Date(timeIntervalSince1970: 0), requester: requester)
+            letter.reportLink = "https://auth.example.com/__/auth/not-me?token=token"
             try check(folder) { _ = try message(for: letter, to: recipient) }
         }
         for folder in actionLanguages.all {

@@ -10,6 +10,8 @@ package struct SignInLetter: Sendable, Equatable, Codable {
     package var link: String
     /// The short code to type instead, as the email shows it (`ABCD-EFGH`), when it shows one.
     package var typedCode: String?
+    /// The "this wasn't me" link (`SignInReport`); letters queued before it existed have none.
+    package var reportLink: String?
     package var language: String
     package var expiresInMinutes: Int
     /// Unix seconds of the request, for the email's text and its `Date` header.

@@ -11,17 +11,20 @@ package struct PageRenderer: Sendable {
     static let developmentNames = ["dev/mailbox.html", "dev/message.html"]
 
     static let emailActionName = "email-action.html"
+    static let reportName = "not-me.html"
 
     private let library: MustacheLibrary
     private let languages: TemplateLanguages
-    /// The email actions' page falls back to English on its own, as each email does.
+    /// The email actions' page and the report page fall back to English on their own, as each email does.
     private let emailActionLanguages: TemplateLanguages
+    private let reportLanguages: TemplateLanguages
 
     /// Checks that `templates` hold the pages; with `development` the mailbox templates must be there too.
     package init(templates: TemplateLibrary, development: Bool) throws {
         let library = templates.library
         languages = try TemplateLanguages(templates: templates, family: "pages", names: Self.pageNames)
         emailActionLanguages = try TemplateLanguages(templates: templates, family: "pages", names: [Self.emailActionName])
+        reportLanguages = try TemplateLanguages(templates: templates, family: "pages", names: [Self.reportName])
         if development, let missing = Self.developmentNames.first(where: { library.getTemplate(named: $0) == nil }) {
             throw StartupError("missing development page template: expected \(templates.root)\(missing).mustache")
         }
@@ -42,6 +45,14 @@ package struct PageRenderer: Sendable {
         var view = view
         view.language = folder
         return library.render(view, withTemplate: "pages/\(folder)/\(Self.emailActionName)") ?? ""
+    }
+
+    /// The page of a sign-in email's "this wasn't me" link, in `language` or the nearest language it is written in.
+    func reportPage(_ view: SignInReportPage, language: LanguageTag) -> String {
+        let folder = reportLanguages.folder(for: language)
+        var view = view
+        view.language = folder
+        return library.render(view, withTemplate: "pages/\(folder)/\(Self.reportName)") ?? ""
     }
 
     /// The provider sign-in page in `language`, or the nearest language the pages are written in.

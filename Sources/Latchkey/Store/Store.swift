@@ -18,5 +18,5 @@ package protocol Store: Sendable {
 
 /// Everything one transaction offers, by concern; one type may implement them all.
 package protocol StoreTransaction: AccountStore, IdentityStore, SignInRequestStore, SessionStore, OutboxStore, AuditStore, RateCounterStore,
-    RetentionStore, SigningKeyStore, RowCopyStore, ProviderFlowStore, ProviderConfigStore, SecondFactorStore
+    RetentionStore, SigningKeyStore, RowCopyStore, ProviderFlowStore, ProviderConfigStore, SecondFactorStore, CoolOffStore
 {}

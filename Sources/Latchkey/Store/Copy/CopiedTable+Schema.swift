@@ -45,6 +45,7 @@ extension CopiedTable {
                 ("id", .integer), ("at", .real), ("kind", .text), ("account_id", .text), ("email", .text), ("ip_address", .text),
                 ("user_agent", .text), ("detail", .text),
             ]),
+        CopiedTable("cool_offs", key: ["id"], [("id", .integer), ("email", .text), ("until", .real)]),
         CopiedTable(
             "rate_counters", key: ["id"],
             [("id", .integer), ("key", .text), ("window_start", .integer), ("count", .integer), ("expires_at", .integer)]),

@@ -218,9 +218,15 @@ enum PostgresMigrations {
         ),
         (
             // The other email actions (password reset, address verification and change, the undo of a change) share the
-            // pending requests with sign-in, and their letters the outbox.
+            // pending requests with sign-in, and their letters the outbox. Addresses whose owner said "this wasn't me" cool off.
             "v8: email actions",
             """
+            CREATE TABLE cool_offs (
+                id BIGSERIAL PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                until DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX cool_offs_by_end ON cool_offs(until);
             ALTER TABLE pending_requests ADD COLUMN action TEXT NOT NULL DEFAULT 'signIn'
                 CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
             ALTER TABLE pending_requests ADD COLUMN account_id TEXT;

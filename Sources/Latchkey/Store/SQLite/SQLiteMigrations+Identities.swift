@@ -201,9 +201,16 @@ extension SQLiteMigrations {
         ),
         (
             // The other email actions (password reset, address verification and change, the undo of a change) share the
-            // pending requests with sign-in, and their letters the outbox: rebuilt as in v16 for the new format.
+            // pending requests with sign-in, and their letters the outbox: rebuilt as in v16 for the new format. Addresses
+            // whose owner said "this wasn't me" cool off.
             "v18: email actions",
             """
+            CREATE TABLE cool_offs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                email TEXT NOT NULL UNIQUE,
+                until REAL NOT NULL
+            );
+            CREATE INDEX cool_offs_by_end ON cool_offs(until);
             ALTER TABLE pending_requests ADD COLUMN action TEXT NOT NULL DEFAULT 'signIn'
                 CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
             ALTER TABLE pending_requests ADD COLUMN account_id TEXT;

@@ -51,7 +51,8 @@ enum CopyDeployment {
 
     /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, Alice is sent a code she has not used
     /// yet, Dave turns on an authenticator and signs in again up to its code, Carol starts to turn one on, Erin signs in
-    /// with the provider and Frank starts to, and an admin adds a provider, which leaves rows in every table.
+    /// with the provider and Frank starts to, an admin adds a provider, and Grace says a sign-in wasn't her, which leaves
+    /// rows in every table.
     static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
         return try await serve(configuration, clock: clock) { client, mailbox in
@@ -81,6 +82,12 @@ enum CopyDeployment {
                 json: #"{"clientId":"runtime","issuer":"https://sso.example.com","clientSecret":"runtime-secret","responseType":{"code":true}}"#,
                 key: nil, headers: admin)
             #expect(added.status == .ok)
+            // Grace says a sign-in she did not ask for wasn't her: her address cools off.
+            let report = try SignInReport(email: try #require(EmailAddress("grace@example.com")), issuedAt: clock.now)
+                .token(secret: try ServerSecret.load(configuration.security, creatingIfMissing: false))
+            let reported = try await client.post(
+                SignInReport.path, json: "token=\(report)&intent=report", key: nil, headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(reported.status == .ok)
             return Issued(
                 code: aliceCode, refreshToken: try #require(refreshed["refresh_token"] as? String),
                 accountID: try #require(refreshed["user_id"] as? String), authorizationURL: try #require(started["authUri"] as? String),
