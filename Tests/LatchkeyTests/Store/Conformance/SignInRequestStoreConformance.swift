@@ -20,6 +20,32 @@ import Testing
         }
     }
 
+    /// An email action's request keeps its action, account and new address; spending the outstanding requests of one
+    /// action for an address leaves its other actions' and other addresses' alone.
+    @Test(arguments: StoreKind.all) func actionRequestsKeepTheirAccountAndAreSpentByAction(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var change = Fixture.pending(1)
+            (change.action, change.accountID, change.newEmail) = (.verifyAndChangeEmail, "account-1", EmailAddress("alice@example.net"))
+            var reset = Fixture.pending(2)
+            (reset.action, reset.accountID) = (.resetPassword, "account-1")
+            let (signIn, other) = (Fixture.pending(3), Fixture.pending(4, email: try #require(EmailAddress("bob@example.com"))))
+            var otherReset = other
+            otherReset.action = .resetPassword
+            let requests = [change, reset, signIn, otherReset]
+            try await store.write { tx in for request in requests { try await tx.insert(request) } }
+            let changeHash = change.codeHash
+            let found = try #require(try await store.read { try await $0.pendingRequest(codeHash: changeHash) })
+            #expect(found.action == .verifyAndChangeEmail && found.accountID == "account-1" && found.newEmail?.value == "alice@example.net")
+            try await store.write { try await $0.spendOutstandingRequests(for: Fixture.alice, action: .resetPassword, at: Fixture.now) }
+            let spent = try await store.read { tx in
+                var spent: [Bool] = []
+                for request in requests { spent.append(try await tx.pendingRequest(codeHash: request.codeHash)?.usedAt != nil) }
+                return spent
+            }
+            #expect(spent == [false, true, false, false])
+        }
+    }
+
     @Test(arguments: StoreKind.all) func consumingIsAConditionalUpdateThatSucceedsOnce(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let request = Fixture.pending(1)
