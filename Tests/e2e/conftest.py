@@ -11,6 +11,9 @@ import pytest
 from harness import PROJECT_ID, REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
 from smtp import SMTPSink
 
+# Headless Chromium's fixtures (`open_browser`, `screenshot`), for the tests where a user meets the pages.
+pytest_plugins = ["browser"]
+
 
 @pytest.fixture
 def start_latchkey(tmp_path):

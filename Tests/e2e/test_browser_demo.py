@@ -13,79 +13,27 @@ from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and n
 """
 
 import json
-import os
 import re
 import time
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pyotp
 import pytest
 import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as visible
+from selenium.webdriver.support.ui import WebDriverWait
 
-os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not reach the network.
+from browser import WAIT, wait_for
+from django_oidc import DjangoOIDCProvider
+from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, code_of, complete, read_email, read_link, send
+from oidc import OIDCProvider
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support import expected_conditions as visible  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
-from django_oidc import DjangoOIDCProvider  # noqa: E402
-from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, code_of, complete, read_email, read_link, send  # noqa: E402
-from oidc import OIDCProvider  # noqa: E402
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-ARTIFACTS = REPO / ".ci" / "artifacts" / "browser-demo"
-WAIT = 15  # seconds any one page state may take to appear
 DEMO = {"development": {"demoDirectory": str(REPO / "examples" / "web")}}
 TYPED_CODE = {"emailLink": {"typedCode": True}}
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 # The email's typed code: the line that offers it, then the code, shown as two groups of four.
 TYPED_CODE_IN_TEXT = re.compile(r"Or type this code on the device where you asked to sign in:\s+([2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})\n")
-
-
-@pytest.fixture
-def open_browser(tmp_path):
-    """Starts headless Chromium, each in its own fresh profile; every one quits when the test ends."""
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.fail("Chromium is not installed: run scripts/bootstrap --test (Debian's chromium and chromium-driver)")
-    drivers = []
-
-    def start(profile):
-        options = webdriver.ChromeOptions()
-        options.binary_location = str(CHROMIUM)
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1024,900",
-                         f"--user-data-dir={tmp_path / ('profile-' + profile)}"):
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-        driver.set_page_load_timeout(WAIT * 2)
-        drivers.append(driver)
-        return driver
-
-    yield start
-    for driver in drivers:
-        driver.quit()
-
-
-@pytest.fixture
-def screenshot(request):
-    """Saves numbered screenshots under .ci/artifacts/browser-demo/<test>/."""
-    directory = ARTIFACTS / request.node.name
-    directory.mkdir(parents=True, exist_ok=True)
-    for old in directory.glob("*.png"):
-        old.unlink()
-    counter = iter(range(1, 100))
-
-    def save(driver, step):
-        driver.save_screenshot(str(directory / f"{next(counter):02d}-{step}.png"))
-
-    return save
-
-
-def wait_for(driver, element_id):
-    return WebDriverWait(driver, WAIT).until(visible.visibility_of_element_located((By.ID, element_id)))
 
 
 def request_link(driver, server, address, screenshot):

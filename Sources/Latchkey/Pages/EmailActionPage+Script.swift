@@ -33,6 +33,7 @@ extension EmailActionPage {
           form.addEventListener("submit", function (event) {
             event.preventDefault();
             if (busy) return;
+            show("[data-error]", function () { return false; });
             var request;
             if (mode === "resetPassword") {
               if (form.password.value !== form.confirmation.value) return fail(new Error("MISMATCH"));
@@ -42,7 +43,6 @@ extension EmailActionPage {
             }
             busy = true;
             request.then(function (answer) {
-              show("[data-error]", function () { return false; });
               show('[data-state="ask"]', function () { return false; });
               show('[data-state="done"]', function () { return true; });
               var reset = document.getElementById("reset");
