@@ -59,7 +59,7 @@ package func buildApplication(
         enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
     let actionIssuer = ActionCodeIssuer(
         secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL, lifetimes: ActionLifetimes(configuration.emailActions.lifetimes),
-        enumerationProtection: enumerationProtection, recentLogin: recentLogin, limiter: limiter, metrics: metrics)
+        enumerationProtection: enumerationProtection, isDevelopment: isDevelopment, recentLogin: recentLogin, limiter: limiter, metrics: metrics)
     let actionCodes = ActionCodes(
         store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(

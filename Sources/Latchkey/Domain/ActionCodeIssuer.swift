@@ -51,6 +51,15 @@ package struct ActionCodeIssuer: Sendable {
         }
     }
 
+    /// How a request ended inside its transaction.
+    private enum Outcome: Sendable {
+        case issued(Issued)
+        /// The recipient cools off ("this wasn't me").
+        case coolingOff
+        /// Nothing to send (no enabled account, or a taken new address), answered as sent under enumeration protection.
+        case answeredAsSent
+    }
+
     /// What was issued: the code and link (for an admin's `returnOobLink`) and the account's address.
     package struct Issued: Sendable {
         package var code: String
@@ -65,14 +74,18 @@ package struct ActionCodeIssuer: Sendable {
     /// How long each action's code lives (`emailActions`).
     let lifetimes: ActionLifetimes
     let enumerationProtection: Bool
+    /// Development mode logs why a send mailed nothing, as `LinkIssuer` does.
+    let isDevelopment: Bool
     let recentLogin: TimeInterval
     let limiter: RateLimiter
     let metrics: ServiceMetrics
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL, lifetimes: ActionLifetimes,
-        enumerationProtection: Bool, recentLogin: TimeInterval, limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        enumerationProtection: Bool, isDevelopment: Bool = false, recentLogin: TimeInterval, limiter: RateLimiter,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.isDevelopment = isDevelopment
         self.secret = secret
         self.clock = clock
         self.outbox = outbox
@@ -95,32 +108,38 @@ package struct ActionCodeIssuer: Sendable {
         let now = clock.now
         let caller = request.caller
         let limits = caller.limits([.init(.sendPerEmail, request.recipient.value), .init(.sendPerIP, caller.ipAddress)])
-        let verdict: Verdict<Issued?>
+        let verdict: Verdict<Outcome>
         do {
             verdict = try await limiter.write(counting: limits, email: request.recipient, requester: caller.requester) { transaction in
                 // An address whose owner said "this wasn't me" gets nothing for a while, answered like a send.
-                if !caller.isAdmin, try await transaction.coolOff(for: request.recipient, at: now) != nil { return .accepted(nil) }
-                guard let found = try await account(for: request, at: now, in: transaction) else { return .accepted(nil) }
+                if !caller.isAdmin, try await transaction.coolOff(for: request.recipient, at: now) != nil { return .accepted(.coolingOff) }
+                guard let found = try await account(for: request, at: now, in: transaction) else { return .accepted(.answeredAsSent) }
                 guard case .accepted(let account) = found else { return .refused(found.refusal ?? .userNotFound) }
                 guard let email = account.email else { return .refused(.missingEmail) }
                 if let newEmail = request.newEmail, let holder = try await transaction.account(email: newEmail), holder.id != account.id {
                     // As for a password reset, with enumeration protection a taken address looks like a free one.
-                    return enumerationProtection && !caller.isAdmin ? .accepted(nil) : .refused(.emailExists)
+                    return enumerationProtection && !caller.isAdmin ? .accepted(.answeredAsSent) : .refused(.emailExists)
                 }
-                return .accepted(
-                    try await record(
-                        request.action, for: account.id, email: email, newEmail: request.newEmail, settings: request.settings,
-                        language: request.language, apiKey: request.apiKey, requester: caller.requester, sendsEmail: sendsEmail, code: code,
-                        at: now, in: transaction))
+                let issued = try await record(
+                    request.action, for: account.id, email: email, newEmail: request.newEmail, settings: request.settings,
+                    language: request.language, apiKey: request.apiKey, requester: caller.requester, sendsEmail: sendsEmail, code: code,
+                    at: now, in: transaction)
+                return .accepted(.issued(issued))
             }
         } catch let refusal as RateLimited {
-            guard refusal.rule == .sendPerEmail, enumerationProtection else { throw refusal }
-            metrics.countRejection(by: refusal.rule)
-            logger.debug("Email action dropped by the per-address limit", metadata: ["action": "\(request.action)"])
+            try DroppedSend.check(refusal, enumerationProtection: enumerationProtection)
+                .log(to: request.recipient, isDevelopment: isDevelopment, metrics: metrics, logger: logger)
             return nil
         }
-        guard let issued = try verdict.get() else {
-            logger.debug("Email action asked for an address without an account: nothing sent", metadata: ["action": "\(request.action)"])
+        let issued: Issued
+        switch try verdict.get() {
+        case .issued(let made):
+            issued = made
+        case .coolingOff:
+            DroppedSend.coolOff.log(to: request.recipient, isDevelopment: isDevelopment, metrics: metrics, logger: logger)
+            return nil
+        case .answeredAsSent:
+            logger.debug("Email action answered as sent: no account, or the new address is taken", metadata: ["action": "\(request.action)"])
             return nil
         }
         metrics.count(code: .issued)

@@ -95,20 +95,12 @@ package struct LinkIssuer: Sendable {
                 return true
             }
         } catch let refusal as RateLimited {
-            if isDevelopment, refusal.rule == .sendPerEmail {
-                // With enumeration protection the app is told the email was sent; a developer trying again needs to know why none came.
-                logger.info(
-                    "Development mode: no email sent, this address already had one within rateLimits.sendPerEmail",
-                    metadata: ["email": "\(request.email.redacted)", "retry_after_s": "\(refusal.retryAfter)"])
-            }
-            guard refusal.rule == .sendPerEmail, enumerationProtection else { throw refusal }
-            metrics.countRejection(by: refusal.rule)
-            logger.debug("Send dropped by the per-address limit", metadata: ["email": "\(request.email.redacted)"])
+            try DroppedSend.check(refusal, enumerationProtection: enumerationProtection)
+                .log(to: request.email, isDevelopment: isDevelopment, metrics: metrics, logger: logger)
             return nil
         }
         guard issued else {
-            let message: Logger.Message = "Send dropped: the address cools off after its owner said this wasn't them"
-            if isDevelopment { logger.info(message, metadata: ["email": "\(request.email.redacted)"]) } else { logger.debug(message) }
+            DroppedSend.coolOff.log(to: request.email, isDevelopment: isDevelopment, metrics: metrics, logger: logger)
             return nil
         }
         metrics.count(code: .issued)
