@@ -94,7 +94,7 @@ package func buildApplication(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
-                store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
+                store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, undos: actionIssuer, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup, actionCodes: actionCodes),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(

@@ -25,7 +25,7 @@ def sign_up(server, address):
     return response.json()
 
 
-def link_in(server, number, path="/__/auth/action?"):
+def link_in(server, number, path="/__/auth/confirm?"):
     """The one link of the `number`th email whose path is `path`."""
     text = read_email(server, number).get_body(preferencelist=("plain",)).get_content()
     links = re.findall(rf"https?://\S+{re.escape(path)}\S+", text)
@@ -38,7 +38,10 @@ def signs_in(server, address, password):
 
 
 def visible(driver, selector):
-    return [element for element in driver.find_elements(By.CSS_SELECTOR, selector) if element.is_displayed()]
+    """The elements matching `selector` that show, read in one script so that the page changing meanwhile cannot
+    leave a stale reference."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).filter(function (e) { return e.offsetParent !== null; })", selector)
 
 
 def press(driver, screenshot, step):
@@ -110,19 +113,22 @@ def test_an_address_verified_on_the_page(start_latchkey, open_browser, screensho
 def test_a_change_confirmed_then_undone_from_the_old_address_with_a_reset(start_latchkey, open_browser, screenshot):
     server = start_latchkey()
     session = sign_up(server, "cat@example.com")
+    # Only an address its owner proved gets an undo: Cat verifies hers first.
+    assert post(server, "accounts:sendOobCode", json={"requestType": "VERIFY_EMAIL", "idToken": session["idToken"]}).status_code == 200
+    assert post(server, "accounts:update", json={"oobCode": code_of(link_in(server, 1))}).status_code == 200
     changed = post(server, "accounts:sendOobCode",
                    json={"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": session["idToken"], "newEmail": "cat@example.net"})
     assert changed.status_code == 200, changed.text
     browser = open_browser("new-address")
-    browser.get(link_in(server, 1))
+    browser.get(link_in(server, 2))
     assert "cat@example.net" in browser.find_element(By.TAG_NAME, "main").text
     press(browser, screenshot, "changed")
     assert visible(browser, "[data-state='done']")
     assert signs_in(server, "cat@example.net", PASSWORD)
 
     # The old address's owner undoes it, then asks for the reset the page offers.
-    undo = link_in(server, 2)
-    assert read_email(server, 2)["To"] == "cat@example.com" and "mode=recoverEmail" in undo
+    undo = link_in(server, 3)
+    assert read_email(server, 3)["To"] == "cat@example.com" and "mode=recoverEmail" in undo
     owner = open_browser("old-address")
     owner.get(undo)
     press(owner, screenshot, "undone")
@@ -131,8 +137,8 @@ def test_a_change_confirmed_then_undone_from_the_old_address_with_a_reset(start_
     owner.find_element(By.ID, "reset").click()
     WebDriverWait(owner, WAIT).until(lambda _: visible(owner, "[data-state='resetSent']"))
     screenshot(owner, "reset-sent")
-    reset = link_in(server, 3)
-    assert read_email(server, 3)["To"] == "cat@example.com" and "mode=resetPassword" in reset
+    reset = link_in(server, 4)
+    assert read_email(server, 4)["To"] == "cat@example.com" and "mode=resetPassword" in reset
     owner.get(reset)
     wait_for(owner, "password").send_keys(NEW_PASSWORD)
     owner.find_element(By.ID, "confirmation").send_keys(NEW_PASSWORD)

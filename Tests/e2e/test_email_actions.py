@@ -14,7 +14,7 @@ import requests
 from firebase_admin import auth
 
 from harness import (
-    API_KEY, CONTINUE_URL, HTTP_TIMEOUT, PROJECT_ID, code_of, complete, error_message, post, read_email, refresh, send,
+    API_KEY, CONTINUE_URL, HTTP_TIMEOUT, PROJECT_ID, code_of, command, complete, error_message, post, read_email, refresh, send,
 )
 
 PASSWORD = "correct horse battery"
@@ -26,6 +26,14 @@ def sign_up(server, address, password=PASSWORD):
     response = post(server, "accounts:signUp", json={"email": address, "password": password, "returnSecureToken": True})
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def verified(server, address, number):
+    """A password account whose address its owner proved with the verification link, the server's `number`th email."""
+    session = sign_up(server, address)
+    assert ask(server, "VERIFY_EMAIL", idToken=session["idToken"]).status_code == 200
+    assert apply(server, code_of(action_link(server, number, "verifyEmail", address))).status_code == 200
+    return session
 
 
 def password_sign_in(server, address, password):
@@ -42,14 +50,16 @@ def ask(server, request_type, **fields):
     return post(server, "accounts:sendOobCode", json={"requestType": request_type, **fields})
 
 
-def action_link(server, number, mode, recipient):
-    """The link of the server's `number`th email, checked to be for `mode` and addressed to `recipient`."""
+def action_link(server, number, mode, recipient, in_app=False):
+    """The link of the server's `number`th email, checked to be for `mode` and addressed to `recipient`, and on the path
+    apps claim only if it is a sign-in link or one the app handles (`in_app`)."""
     message = read_email(server, number)
     assert message["To"] == recipient
     text = message.get_body(preferencelist=("plain",)).get_content()
-    links = re.findall(r"https?://\S+/__/auth/action\?\S+", text)
+    links = re.findall(r"https?://\S+/__/auth/(?:action|confirm)\?\S+", text)
     assert len(links) == 1, text
     assert f"mode={mode}&" in links[0]
+    assert ("/__/auth/action?" in links[0]) == (mode == "signIn" or in_app), links[0]
     return links[0]
 
 
@@ -98,6 +108,9 @@ def test_a_password_reset_sets_the_password_verifies_the_address_and_ends_every_
     refused(check(server, code), "INVALID_OOB_CODE")
     # Neither password nor code reaches the log.
     assert NEW_PASSWORD not in server.logs() and code not in server.logs()
+    # The address was never verified: whatever else could sign in to the account was taken away, as an email link does.
+    audit = command(server, "audit", "--email", "alice@example.com").stdout
+    assert "password_stripped" in audit and "password_reset" in audit
 
 
 def test_a_reset_spends_every_other_reset_link_of_the_address(server):
@@ -146,13 +159,13 @@ def test_a_verification_marks_the_address_verified(server):
 
 
 def test_an_address_change_happens_when_the_new_address_is_proven_and_the_old_one_can_undo_it(server):
-    session = sign_up(server, "erin@example.com")
+    session = verified(server, "erin@example.com", 1)
     refused(ask(server, "VERIFY_AND_CHANGE_EMAIL", idToken=session["idToken"]), "MISSING_NEW_EMAIL")
     refused(ask(server, "VERIFY_AND_CHANGE_EMAIL", newEmail="erin@example.net"), "MISSING_ID_TOKEN")
     answer = ask(server, 7, idToken=session["idToken"], newEmail="Erin@Example.NET")
     assert answer.status_code == 200, answer.text
     assert answer.json()["email"] == "erin@example.com"
-    code = code_of(action_link(server, 1, "verifyAndChangeEmail", "erin@example.net"))
+    code = code_of(action_link(server, 2, "verifyAndChangeEmail", "erin@example.net"))
     assert lookup(server, session["idToken"])["email"] == "erin@example.com"  # nothing changes before the proof
 
     looked = check(server, code)
@@ -168,10 +181,10 @@ def test_an_address_change_happens_when_the_new_address_is_proven_and_the_old_on
     assert moved.status_code == 200, moved.text
 
     # The old address is told, with a way to undo it.
-    notice = read_email(server, 2)
+    notice = read_email(server, 3)
     assert notice["To"] == "erin@example.com"
     assert "erin@example.net" in notice.get_body(preferencelist=("plain",)).get_content()
-    undo = code_of(action_link(server, 2, "recoverEmail", "erin@example.com"))
+    undo = code_of(action_link(server, 3, "recoverEmail", "erin@example.com"))
     looked = check(server, undo)
     assert looked.json() == {
         "kind": "identitytoolkit#ResetPasswordResponse", "email": "erin@example.com", "newEmail": "erin@example.net",
@@ -184,7 +197,44 @@ def test_an_address_change_happens_when_the_new_address_is_proven_and_the_old_on
     refused(password_sign_in(server, "erin@example.net", PASSWORD), "INVALID_LOGIN_CREDENTIALS")
     assert password_sign_in(server, "erin@example.com", PASSWORD).status_code == 200
     refused(apply(server, undo), "INVALID_OOB_CODE")
-    assert len(emails(server)) == 2  # an undo mails nothing more
+    assert len(emails(server)) == 3  # an undo mails nothing more
+
+
+def test_an_undo_kills_the_accounts_other_codes_and_holds_the_address(server):
+    """Someone with the password asks for two changes and applies one; the owner's undo must leave the other dead, and
+    nobody may take the old address while its undo is pending."""
+    session = verified(server, "gus@example.com", 1)
+    for new in ("gus@example.net", "gus@example.org"):
+        assert ask(server, "VERIFY_AND_CHANGE_EMAIL", idToken=session["idToken"], newEmail=new).status_code == 200
+    first, second = code_of(action_link(server, 2, "verifyAndChangeEmail", "gus@example.net")), code_of(
+        action_link(server, 3, "verifyAndChangeEmail", "gus@example.org"))
+    assert apply(server, first).status_code == 200
+    undo = code_of(action_link(server, 4, "recoverEmail", "gus@example.com"))
+    # The change spent the other change code, and the old address waits for its owner.
+    refused(apply(server, second), "INVALID_OOB_CODE")
+    refused(post(server, "accounts:signUp", json={"email": "gus@example.com", "password": PASSWORD}), "EMAIL_EXISTS")
+    assert apply(server, undo).status_code == 200
+    assert password_sign_in(server, "gus@example.com", PASSWORD).status_code == 200
+
+
+def test_a_direct_change_mails_the_undo_and_an_unproven_address_gets_none(server):
+    session = verified(server, "hana@example.com", 1)
+    changed = post(server, "accounts:update", json={"idToken": session["idToken"], "email": "hana@example.net"})
+    assert changed.status_code == 200, changed.text
+    undo = code_of(action_link(server, 2, "recoverEmail", "hana@example.com"))
+    assert apply(server, undo).status_code == 200
+    assert password_sign_in(server, "hana@example.com", PASSWORD).status_code == 200
+
+    # An address nobody proved (a password sign-up) is nobody's to take back: no undo is mailed for it.
+    unproven = sign_up(server, "ida@example.com")
+    assert ask(server, "VERIFY_AND_CHANGE_EMAIL", idToken=unproven["idToken"], newEmail="ida@example.net").status_code == 200
+    assert apply(server, code_of(action_link(server, 3, "verifyAndChangeEmail", "ida@example.net"))).status_code == 200
+    assert [read_email(server, n)["To"] for n in range(1, 4)] == ["hana@example.com", "hana@example.com", "ida@example.net"]
+    assert len(emails(server)) == 3
+    # The new address was proven by the change, so changing it again mails it an undo.
+    moved = password_sign_in(server, "ida@example.net", PASSWORD)
+    assert post(server, "accounts:update", json={"idToken": moved.json()["idToken"], "email": "ida@example.org"}).status_code == 200
+    action_link(server, 4, "recoverEmail", "ida@example.net")
 
 
 def test_an_address_taken_meanwhile_is_email_exists_and_the_code_stays(server):
@@ -198,6 +248,7 @@ def test_an_address_taken_meanwhile_is_email_exists_and_the_code_stays(server):
     # An address that is already taken is answered as if free (enumeration protection), and nothing is sent.
     assert ask(server, "VERIFY_AND_CHANGE_EMAIL", idToken=session["idToken"], newEmail="gil@example.com").status_code == 200
     assert len(emails(server)) == 1
+    refused(ask(server, "VERIFY_AND_CHANGE_EMAIL", idToken=session["idToken"], newEmail="fay@example.com"), "EMAIL_EXISTS")
 
 
 def test_codes_work_for_their_own_action_only(server):
@@ -280,7 +331,7 @@ def test_a_code_the_app_handles_is_handed_to_the_web_app(server):
     sign_up(server, "max@example.com")
     answer = ask(server, "PASSWORD_RESET", email="max@example.com", continueUrl=CONTINUE_URL, canHandleCodeInApp=True)
     assert answer.status_code == 200, answer.text
-    link = action_link(server, 1, "resetPassword", "max@example.com")
+    link = action_link(server, 1, "resetPassword", "max@example.com", in_app=True)
     handed = requests.get(link, timeout=HTTP_TIMEOUT, allow_redirects=False)
     assert handed.status_code == 303, handed.text
     location = handed.headers["Location"]
@@ -307,7 +358,7 @@ def test_the_admin_sdk_generates_reset_and_verification_links(admin):
     session = sign_up(server, "ned@example.com")
     settings = auth.ActionCodeSettings(url=CONTINUE_URL)
     reset = auth.generate_password_reset_link("ned@example.com", settings, app=app)
-    assert reset.startswith(server.url + "/__/auth/action?mode=resetPassword&oobCode=")
+    assert reset.startswith(server.url + "/__/auth/confirm?mode=resetPassword&oobCode=")
     verification = auth.generate_email_verification_link("ned@example.com", app=app)
     assert "mode=verifyEmail&" in verification
     assert not emails(server)  # links for an admin are returned, not mailed

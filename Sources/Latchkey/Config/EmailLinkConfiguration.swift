@@ -3,8 +3,8 @@
 /// - `emailLink.codeLifetimeSeconds` (integer, default `600`, 1 to 86400): how long a link stays valid.
 /// - `emailLink.typedCode` (boolean, default `false`; `true` in the embedded default): the email also shows a short
 ///   code (`TypedCode`) to type on the device that asked, which `accounts:signInWithEmailLink` takes as `oobCode`.
-/// - `emailLink.coolOffSeconds` (integer, default `86400`, 60 to 2592000): how long an address gets no sign-in or
-///   password reset email after its owner said "this wasn't me" (`SignInReport`), unless the owner lifts it.
+/// - `emailLink.coolOffSeconds` (integer, default `86400`, 60 to 2592000): how long an address gets no sign-in email
+///   after its owner said "this wasn't me" (`SignInReport`), unless the owner lifts it.
 package struct EmailLinkConfiguration: Sendable {
     package var codeLifetimeSeconds: Int
     package var typedCode: Bool

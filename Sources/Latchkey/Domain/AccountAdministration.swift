@@ -8,11 +8,15 @@ package struct AccountAdministration: Sendable {
     let clock: any WallClock
     let finisher: SignInFinisher
     let notices: SecurityNotices
+    /// Mails the undo of a user's own address change to the old address.
+    let undos: ActionCodeIssuer
     let recentLogin: TimeInterval
 
     package init(
-        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval
+        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, undos: ActionCodeIssuer,
+        recentLogin: TimeInterval
     ) {
+        self.undos = undos
         self.store = store
         self.hasher = hasher
         self.clock = clock
@@ -53,7 +57,7 @@ package struct AccountAdministration: Sendable {
                     attempt.secondFactor = .carried(claims.firebase.secondFactorIdentifier)
                     return try await finisher.finish(attempt, at: now, in: transaction).map { ($0.user, $0) }
                 }
-                try await transaction.saveAccount(current, stored: stored)
+                try await transaction.saveAccount(current, stored: stored, at: now)
                 return .accepted((try await transaction.userRecord(current), nil))
             }
         } catch let conflict as AccountConflict {
@@ -61,7 +65,7 @@ package struct AccountAdministration: Sendable {
             throw conflict.refusal
         }
         let (user, finished) = try outcome.get()
-        if changes.removesSecondFactors != nil { notices.nudge() }
+        if changes.removesSecondFactors || changes.email != nil { notices.nudge() }
         logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
         return (user, try finished.map(finisher.session(for:)))
     }
@@ -73,6 +77,12 @@ package struct AccountAdministration: Sendable {
     ) async throws -> Account {
         var current = stored
         if let email = changes.email, email != current.email {
+            // The old address, if its owner proved it, can undo a user's change, as after a verified change (`ActionCodes`).
+            if case .user = actor, let old = current.email, current.isEmailVerified {
+                _ = try await undos.record(
+                    .recoverEmail, for: current.id, email: old, newEmail: email, settings: .noContinueURL, language: changes.language,
+                    apiKey: changes.apiKey, requester: requester, at: now, in: transaction)
+            }
             current.email = email
             current.isEmailVerified = false
         }
@@ -96,12 +106,13 @@ package struct AccountAdministration: Sendable {
                     detail: actor.auditName))
         }
         if let isEmailVerified = changes.isEmailVerified { current.isEmailVerified = isEmailVerified }
-        if let language = changes.removesSecondFactors, try await transaction.deleteSecondFactors(accountID: current.id) > 0 {
+        if changes.removesSecondFactors, try await transaction.deleteSecondFactors(accountID: current.id) > 0 {
             try await transaction.record(
                 AuditEvent(
                     .secondFactorRemoved, at: now, accountID: current.id, email: current.email, requester: requester,
                     detail: "every factor, by \(actor.auditName)"))
-            try await notices.queue(SecurityNotice(.allFactorsRemoved, language: language, at: now, requester: requester), to: current, at: now, in: transaction)
+            try await notices.queue(
+                SecurityNotice(.allFactorsRemoved, language: changes.language, at: now, requester: requester), to: current, at: now, in: transaction)
         }
         // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
         if let newHash { current.passwordHash = newHash }

@@ -54,8 +54,6 @@ package struct ActionCodeIssuer: Sendable {
     /// How a request ended inside its transaction.
     private enum Outcome: Sendable {
         case issued(Issued)
-        /// The recipient cools off ("this wasn't me").
-        case coolingOff
         /// Nothing to send (no enabled account, or a taken new address), answered as sent under enumeration protection.
         case answeredAsSent
     }
@@ -111,14 +109,17 @@ package struct ActionCodeIssuer: Sendable {
         let verdict: Verdict<Outcome>
         do {
             verdict = try await limiter.write(counting: limits, email: request.recipient, requester: caller.requester) { transaction in
-                // An address whose owner said "this wasn't me" gets nothing for a while, answered like a send.
-                if !caller.isAdmin, try await transaction.coolOff(for: request.recipient, at: now) != nil { return .accepted(.coolingOff) }
                 guard let found = try await account(for: request, at: now, in: transaction) else { return .accepted(.answeredAsSent) }
                 guard case .accepted(let account) = found else { return .refused(found.refusal ?? .userNotFound) }
                 guard let email = account.email else { return .refused(.missingEmail) }
-                if let newEmail = request.newEmail, let holder = try await transaction.account(email: newEmail), holder.id != account.id {
-                    // As for a password reset, with enumeration protection a taken address looks like a free one.
-                    return enumerationProtection && !caller.isAdmin ? .accepted(.answeredAsSent) : .refused(.emailExists)
+                if let newEmail = request.newEmail {
+                    guard newEmail != email else { return .refused(.emailExists) }
+                    let held = try await transaction.account(email: newEmail) != nil
+                    let awaitingUndo = try await transaction.isAwaitingUndo(newEmail, byAnotherThan: account.id, at: now)
+                    if held || awaitingUndo {
+                        // As for a password reset, with enumeration protection a taken address looks like a free one.
+                        return enumerationProtection && !caller.isAdmin ? .accepted(.answeredAsSent) : .refused(.emailExists)
+                    }
                 }
                 let issued = try await record(
                     request.action, for: account.id, email: email, newEmail: request.newEmail, settings: request.settings,
@@ -135,9 +136,6 @@ package struct ActionCodeIssuer: Sendable {
         switch try verdict.get() {
         case .issued(let made):
             issued = made
-        case .coolingOff:
-            DroppedSend.coolOff.log(to: request.recipient, isDevelopment: isDevelopment, metrics: metrics, logger: logger)
-            return nil
         case .answeredAsSent:
             logger.debug("Email action answered as sent: no account, or the new address is taken", metadata: ["action": "\(request.action)"])
             return nil
@@ -187,11 +185,14 @@ package struct ActionCodeIssuer: Sendable {
         try await transaction.insert(pending)
         try await transaction.record(
             AuditEvent(.codeIssued, at: now, accountID: accountID, email: email, requester: requester, detail: sendsEmail ? action.rawValue : "\(action.rawValue), returned to admin"))
-        try await transaction.dropOutstandingRequests(for: email, action: action, keepingNewest: LinkIssuer.maximumOutstandingCodes)
+        // Undos are never dropped: each is its owner's way back, and an address is no key to another account's undos.
+        if action != .recoverEmail {
+            try await transaction.dropOutstandingRequests(for: email, action: action, keepingNewest: LinkIssuer.maximumOutstandingCodes)
+        }
         if sendsEmail {
             let letter = ActionLetter(
                 action, link: link, email: email, newEmail: newEmail, language: language, lifetime: lifetime, requestedAt: now, requester: requester)
-            try await transaction.enqueue(try letter.queued(to: action == .verifyAndChangeEmail ? newEmail ?? email : email, secret: secret, at: now))
+            try await transaction.enqueue(try letter.queued(to: pending.recipient, secret: secret, at: now))
         }
         return Issued(code: code, link: link, email: email)
     }

@@ -47,7 +47,7 @@ package struct ActionCodeSettings: Sendable, Equatable {
     }
 
     /// No continue URL and no app, which actions other than sign-in may ask for: their page then shows no way back.
-    package static let none = ActionCodeSettings(unchecked: "")
+    package static let noContinueURL = ActionCodeSettings(unchecked: "")
 
     private init(unchecked continueURL: String) {
         self.continueURL = continueURL

@@ -3,7 +3,11 @@ import Foundation
 /// The URL mailed to the user: `PUBLIC_URL/__/auth/action?mode=signIn&oobCode=…` (or another action's mode), as
 /// Firebase builds it, carrying the ActionCodeSettings so the landing page and app-link files can use them.
 package struct ActionLink: Sendable {
+    /// The path of the links an app may open: sign-in links, and the other actions' when the app handles the code.
     package static let actionPath = "/__/auth/action"
+    /// The path of the other actions' links when no app handles the code: the same landing page, on a path that no app
+    /// claims (Android's intent filters cannot tell links apart by their query), so the browser always gets them.
+    package static let browserPath = "/__/auth/confirm"
 
     package let url: String
 
@@ -21,7 +25,8 @@ package struct ActionLink: Sendable {
             if let minimum = settings.androidMinimumVersion { query.append(("androidMinimumVersion", minimum)) }
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        url = base + Self.actionPath + "?" + QueryString.encode(query)
+        let path = action == .signIn || settings.canHandleCodeInApp ? Self.actionPath : Self.browserPath
+        url = base + path + "?" + QueryString.encode(query)
     }
 }
 

@@ -2,11 +2,12 @@ import Foundation
 import Logging
 
 /// "This wasn't me": the owner of an address, from the link in a sign-in email (`SignInReport`), kills every
-/// outstanding sign-in code of the address and stops new sign-in and password reset emails to it for a while (its
-/// cool-off), and can lift that again from the same link; an operator can lift it too (`latchkey cool-off`).
+/// outstanding sign-in code of the address and stops new sign-in emails to it for a while (its cool-off), and can lift
+/// that again from the same link; an operator can lift it too (`latchkey cool-off`). Other emails still go out: a
+/// password reset or an undo is how the owner takes an account back.
 ///
-/// While an address cools off, sends for it are dropped without a word (`LinkIssuer`, `ActionCodeIssuer`), as the
-/// per-address limit drops them, so the answer still tells nothing about the address.
+/// While an address cools off, sign-in sends for it are dropped without a word (`LinkIssuer`), as the per-address limit
+/// drops them, so the answer still tells nothing about the address.
 package struct CoolOffs: Sendable {
     /// What a report link stands for right now.
     package struct Standing: Sendable, Equatable {
@@ -52,7 +53,7 @@ package struct CoolOffs: Sendable {
                     .signInReported, at: now, email: report.email, requester: caller.requester,
                     detail: "cool-off until \(until.formatted(.iso8601))"))
         }
-        logger.info("Sign-in reported as not asked for: the address cools off", metadata: ["email": "\(report.email.redacted)"])
+        logger.debug("Sign-in reported as not asked for: the address cools off", metadata: ["email": "\(report.email.redacted)"])
         return Standing(report: report, until: until)
     }
 
@@ -63,7 +64,7 @@ package struct CoolOffs: Sendable {
         try await limiter.write(counting: caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester) { transaction in
             _ = try await Self.lift(report.email, by: "the address", requester: caller.requester, at: now, in: transaction)
         }
-        logger.info("Cool-off lifted by the address", metadata: ["email": "\(report.email.redacted)"])
+        logger.debug("Cool-off lifted by the address", metadata: ["email": "\(report.email.redacted)"])
         return Standing(report: report, until: nil)
     }
 

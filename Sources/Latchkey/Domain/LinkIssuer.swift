@@ -78,7 +78,7 @@ package struct LinkIssuer: Sendable {
             language: request.language, settings: request.settings)
         stored.typedCodeHash = typedCode.map { TypedCode.hash($0, email: request.email, secret: secret) }
         let pending = stored
-        let queued = OutboxMessage(recipient: request.email, format: .signInLetter, sealedContent: try secret.seal(letter.encoded()), createdAt: now)
+        let queued = try letter.queued(to: request.email, secret: secret, at: now)
         let requester = request.caller.requester
         let limits = request.caller.limits([.init(.sendPerEmail, request.email.value), .init(.sendPerIP, request.caller.ipAddress)])
         let coolsOff = sendsEmail && !request.caller.isAdmin

@@ -74,6 +74,9 @@ package struct PendingRequest: Sendable {
             handlesCodeInApp: settings.canHandleCodeInApp, action: action)
     }
 
+    /// Where the code's email goes: the new address for an address change, else the code's address.
+    package var recipient: EmailAddress { action == .verifyAndChangeEmail ? newEmail ?? email : email }
+
     /// Meant for an app only (see `ActionCodeSettings.isForAppOnly`).
     package var isForAppOnly: Bool { handlesCodeInApp && (iOSBundleID != nil || androidPackageName != nil) }
 

@@ -87,11 +87,11 @@ package struct SignInFinisher: Sendable {
         var account = attempt.account
         guard !account.isDisabled else { return .refused(.userDisabled) }
         let tookOver = attempt.provesAddressOnly && attempt.stored.map { !$0.isEmailVerified } == true
-        if tookOver { try await strip(&account, requester: attempt.requester, at: now, in: transaction) }
+        if tookOver { try await transaction.stripForeignAccess(of: &account, requester: attempt.requester, at: now) }
         let factors = try await factorsToAsk(attempt, in: transaction)
         // The sign-in counts once its second factor is passed too.
         if factors.isEmpty { account.lastSignInAt = now }
-        try await transaction.saveAccount(account, stored: attempt.stored, createsEmailIdentity: attempt.identity == nil)
+        try await transaction.saveAccount(account, stored: attempt.stored, createsEmailIdentity: attempt.identity == nil, at: now)
         if let identity = attempt.identity { try await transaction.save(identity) }
         // A new account has just the identities its address and this sign-in give it.
         var user =
@@ -132,23 +132,6 @@ package struct SignInFinisher: Sendable {
         try await transaction.insert(refresh.session(accountID: accountID, authTime: authTime, now: now))
         try await transaction.insert(refresh.record(now: now))
         return refresh
-    }
-
-    /// Whoever held this account before the address was proven (a password, or a password since removed, an address set
-    /// on an anonymous account, another provider's identity, an authenticator) loses it and every session now.
-    private func strip(_ account: inout Account, requester: RequesterSummary, at now: Date, in transaction: any StoreTransaction) async throws {
-        account.passwordHash = nil
-        account.validSince = now.wholeSeconds
-        try await transaction.revokeSessions(accountID: account.id, at: now)
-        for identity in try await transaction.identities(accountID: account.id) where identity.providerID != SignInProvider.password.id {
-            try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
-        }
-        var kinds = [AuditEvent.Kind.passwordStripped, .sessionsRevoked]
-        if try await transaction.deleteSecondFactors(accountID: account.id) > 0 { kinds.append(.secondFactorRemoved) }
-        for kind in kinds {
-            try await transaction.record(
-                AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: "address proven by another party"))
-        }
     }
 
     /// The factors `attempt` must pass before its session opens: none unless second factors are on, the first factor

@@ -5,7 +5,13 @@ extension StoreTransaction {
     /// with its address: a new address replaces the old identity, a proof of it marks the identity verified. With
     /// `createsEmailIdentity` false (a provider's sign-in) an address gets no email identity, as Firebase lists the
     /// password provider only once the address has signed in by itself; one it has is still kept in step.
-    func saveAccount(_ account: Account, stored: Account?, createsEmailIdentity: Bool = true) async throws {
+    ///
+    /// An address another account left by a change whose undo is still live stays that account's owner's to take back:
+    /// no other account gets it (`AccountConflict.emailTaken`), so nobody can block the undo by taking the address.
+    func saveAccount(_ account: Account, stored: Account?, createsEmailIdentity: Bool = true, at now: Date) async throws {
+        if let email = account.email, email != stored?.email, try await isAwaitingUndo(email, byAnotherThan: account.id, at: now) {
+            throw AccountConflict.emailTaken
+        }
         if stored == nil { try await insert(account) } else { try await update(account) }
         guard stored?.email != account.email || stored?.isEmailVerified != account.isEmailVerified else { return }
         // A new account has no identity yet to replace.
@@ -27,5 +33,23 @@ extension StoreTransaction {
         UserRecord(
             account: account, identities: try await identities(accountID: account.id),
             secondFactors: describing ? try await secondFactors(accountID: account.id) : nil)
+    }
+
+    /// Whoever held this account before its address was proven by its owner (a password, or a password since removed, an
+    /// address set on an anonymous account, another provider's identity, an authenticator) loses it and every session
+    /// now: the rule for an email link, and for a password reset, that proves an address the account never had verified.
+    func stripForeignAccess(of account: inout Account, requester: RequesterSummary, at now: Date) async throws {
+        account.passwordHash = nil
+        account.validSince = now.wholeSeconds
+        try await revokeSessions(accountID: account.id, at: now)
+        for identity in try await identities(accountID: account.id) where identity.providerID != SignInProvider.password.id {
+            try await deleteIdentities(accountID: account.id, providerID: identity.providerID)
+        }
+        var kinds = [AuditEvent.Kind.passwordStripped, .sessionsRevoked]
+        if try await deleteSecondFactors(accountID: account.id) > 0 { kinds.append(.secondFactorRemoved) }
+        for kind in kinds {
+            try await record(
+                AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: "address proven by another party"))
+        }
     }
 }

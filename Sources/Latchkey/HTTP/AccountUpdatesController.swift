@@ -17,14 +17,15 @@ struct AccountUpdatesController {
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> SetAccountInfoResponse {
         let body = try await RequestBody.decode(SetAccountInfoRequest.self, from: request, context: context)
-        if body.oobCode != nil {
+        if let code = body.oobCode, !code.isEmpty {
             // Firebase's applyActionCode: the code alone says what changes, and for whom.
-            let code = try IdentityToolkitController.actionCode(body.oobCode)
-            let (_, user) = try await actionCodes.apply(code, apiKey: context.apiKey ?? "", by: context.caller(of: request), logger: context.logger)
-            return SetAccountInfoResponse(user, session: nil)
+            let applied = try await actionCodes.apply(
+                try OOBCode.requestField(code), apiKey: context.apiKey ?? "", by: context.caller(of: request), logger: context.logger)
+            return SetAccountInfoResponse(applied.user, session: nil)
         }
         let (account, actor) = try await subject(idToken: body.idToken, localId: body.localId, context)
         var changes = AccountChanges()
+        (changes.language, changes.apiKey) = (context.language(of: request), context.apiKey ?? "")
         if let password = body.password {
             changes.password = try PasswordHasher.validate(password)
         }
@@ -44,7 +45,7 @@ struct AccountUpdatesController {
                 guard mfa.enrollments?.isEmpty ?? true else {
                     throw SignInError.unsupportedSecondFactor("Second factors are enrolled by their owners; an admin can only remove them all.")
                 }
-                changes.removesSecondFactors = context.language(of: request)
+                changes.removesSecondFactors = true
             }
         }
         let (updated, session) = try await administration.update(

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /__/auth/action`: where an emailed link lands when no app opened it.
+/// `GET /__/auth/action` (and `/__/auth/confirm`, the same for links no app may take): where an emailed link lands
+/// when no app opened it.
 ///
 /// It never changes state, because mail scanners open every link, often in a browser that runs scripts. It looks
 /// the code up on a read-only snapshot and then either hands the code to the web app at `continueUrl`, as Firebase's
@@ -24,6 +25,7 @@ struct ActionController {
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
             .get(RouterPath(ActionLink.actionPath), use: land)
+            .get(RouterPath(ActionLink.browserPath), use: land)
             .get(RouterPath(ActionLink.actionPath + ".js"), use: script)
     }
 
@@ -98,7 +100,7 @@ struct ActionController {
         }
         let appStoreID = pending.iOSBundleID.flatMap { apps.iOSApp(bundleID: $0)?.appStoreID }
         let playStoreURL = pending.androidInstallApp ? android.map { Self.playStoreURL(package: $0.packageName) } : nil
-        context.logger.debug("Sign-in link for an app opened in a browser")
+        context.logger.debug("Link for an app opened in a browser")
         let nonce = HTMLPage.makeNonce()
         var view = ActionPage(
             .openInApp, appName: appName, nonce: nonce, backURL: backURL(pending.continueURL), openInAppURL: openInApp,
@@ -125,7 +127,7 @@ struct ActionController {
     private func page(
         _ outcome: ActionPage.Outcome, status: HTTPResponse.Status, language: LanguageTag, backURL: String?, context: AppRequestContext
     ) -> Response {
-        context.logger.debug("Sign-in link not handed over", metadata: ["outcome": "\(outcome)"])
+        context.logger.debug("Link not handed over", metadata: ["outcome": "\(outcome)"])
         let nonce = HTMLPage.makeNonce()
         let view = ActionPage(outcome, appName: appName, nonce: nonce, backURL: backURL)
         return HTMLPage.response(

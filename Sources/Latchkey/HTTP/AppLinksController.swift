@@ -7,7 +7,8 @@ import Hummingbird
 struct AppLinksController {
     let apps: AppsConfiguration
 
-    /// The path pattern of sign-in links, as Apple's `components` and the README's intent filter name it.
+    /// The path pattern of the links apps open (sign-in links, and the other actions' when the app handles the code), as
+    /// Apple's `components` and the README's intent filter name it.
     static let linkPattern = ActionLink.actionPath + "*"
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -64,7 +65,7 @@ struct AppLinksController {
         let association = AppleAppSiteAssociation(
             applinks: .init(
                 details: apps.ios.map { app in
-                    .init(appIDs: [app.appID], components: [.init(path: Self.linkPattern, comment: "Latchkey sign-in links")])
+                    .init(appIDs: [app.appID], components: [.init(path: Self.linkPattern, comment: "Latchkey sign-in links and email actions the app handles")])
                 }),
             webcredentials: .init(apps: apps.ios.map(\.appID)))
         return try Self.cacheable(association)

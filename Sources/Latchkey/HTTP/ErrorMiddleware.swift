@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
 
-/// Turns every error into its answer in the envelope, in one place: ours as they are, Hummingbird's (404, 405, 413)
+/// Turns every error into its answer in the envelope, in one place: ours as they are (an account clash as the refusal it
+/// stands for), Hummingbird's (404, 405, 413)
 /// rewrapped, and anything else a bare 500 logged at `error`, since Hummingbird itself logs those only at `debug`.
 ///
 /// It answers rather than rethrows, so the middleware outside it (CORS, cache policy, `HEAD`, request logs) sees
@@ -23,6 +24,8 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError: return error
         case let error as SignInError: return error
+        // A clash that escaped the domain's own retry (a racing request, an address awaiting its undo).
+        case let error as AccountConflict: return error.refusal
         case let error as ProviderConfigError: return error
         case let error as RateLimited:
             metrics.countRejection(by: error.rule)

@@ -39,31 +39,25 @@ extension IdentityToolkitController {
 
     /// The continue URL and apps are optional for these actions: without any, the landing page shows no way back.
     private func actionSettings(_ body: SendOobCodeRequest) throws(SignInError) -> ActionCodeSettings {
-        guard body.continueUrl != nil || body.iOSBundleId != nil || body.androidPackageName != nil else { return .none }
+        guard body.continueUrl != nil || body.iOSBundleId != nil || body.androidPackageName != nil else { return .noContinueURL }
         return try ActionCodeSettings(
             continueURL: body.continueUrl, canHandleCodeInApp: body.canHandleCodeInApp ?? false, iOSBundleID: body.iOSBundleId,
             androidPackageName: body.androidPackageName, androidInstallApp: body.androidInstallApp ?? false,
             androidMinimumVersion: body.androidMinimumVersion, authorizedDomains: authorizedDomains, apps: apps)
     }
 
-    /// With `oobCode` alone, what the code is for (nothing is spent); with `newPassword` too, a password reset.
+    /// With `oobCode` alone (or an empty `newPassword`, as Firebase reads it), what the code is for, nothing spent;
+    /// with `newPassword` too, a password reset.
     @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> ResetPasswordResponse {
         let body = try await RequestBody.decode(ResetPasswordRequest.self, from: request, context: context)
-        let code = try Self.actionCode(body.oobCode)
+        let code = try OOBCode.requestField(body.oobCode)
         let caller = context.caller(of: request)
         let checked =
-            if let newPassword = body.newPassword {
-                try await actionCodes.resetPassword(code, to: try PasswordHasher.validate(newPassword), by: caller, logger: context.logger)
+            if let newPassword = body.newPassword, !newPassword.isEmpty {
+                try await actionCodes.resetPassword(code, to: newPassword, by: caller, logger: context.logger)
             } else {
                 try await actionCodes.check(code, by: caller)
             }
         return ResetPasswordResponse(email: checked.email?.value, newEmail: checked.newEmail?.value, requestType: OobRequestType(checked.action))
-    }
-
-    /// An `oobCode` field: present, and no longer than any code this server makes.
-    static func actionCode(_ code: String?) throws(SignInError) -> String {
-        guard let code, !code.isEmpty else { throw .missingOOBCode }
-        guard code.utf8.count <= 256 else { throw .invalidOOBCode }
-        return code
     }
 }

@@ -41,7 +41,7 @@ struct IdentityToolkitController {
     @Sendable func signInWithEmailLink(_ request: Request, context: AppRequestContext) async throws -> EmailLinkSigninResponse {
         let body = try await RequestBody.decode(EmailLinkSigninRequest.self, from: request, context: context)
         let email = try EmailAddress(requestField: body.email)
-        let code = try Self.actionCode(body.oobCode)
+        let code = try OOBCode.requestField(body.oobCode)
         // A linking request's token is checked before the code, so a stale session never spends a code.
         var signedIn: IDTokenClaims?
         if let idToken = body.idToken, !idToken.isEmpty {

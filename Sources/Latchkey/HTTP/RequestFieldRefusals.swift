@@ -98,6 +98,7 @@ extension SetAccountInfoRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
         switch field {
         case "idToken": .invalidIDToken
+        case "oobCode": .invalidOOBCode
         case "email": .invalidEmail
         case "password": .weakPassword
         case "displayName", "photoUrl": .invalidProfileAttribute

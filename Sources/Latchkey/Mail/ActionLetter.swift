@@ -3,7 +3,9 @@ import Foundation
 /// What the email of an action other than sign-in says (a password reset, an address verification, an address change,
 /// and the undo of a change mailed to the old address): stored sealed in the outbox like a `SignInLetter`, rendered
 /// at delivery.
-package struct ActionLetter: Sendable, Equatable, Codable {
+package struct ActionLetter: OutboxLetter, Equatable {
+    package static let format = OutboxMessage.Format.actionLetter
+
     package var action: EmailAction
     /// The full link, code included: the reason the letter is sealed.
     package var link: String
@@ -34,20 +36,5 @@ package struct ActionLetter: Sendable, Equatable, Codable {
         self.ipAddress = requester.ipAddress
         self.userAgent = requester.userAgent
         self.messageToken = ServerSecret.makeToken(bytes: 18)
-    }
-
-    /// Throws `MailError.unreadableLetter` (permanent) when `data` is not an action letter.
-    package init(decoding data: Data) throws(MailError) {
-        do {
-            self = try JSONDecoder().decode(Self.self, from: data)
-        } catch {
-            throw .unreadableLetter
-        }
-    }
-
-    /// The letter as queued for `recipient`, sealed under `secret`.
-    package func queued(to recipient: EmailAddress, secret: ServerSecret, at now: Date) throws -> OutboxMessage {
-        OutboxMessage(
-            recipient: recipient, format: .actionLetter, sealedContent: try secret.seal(Array(JSONEncoder().encode(self))), createdAt: now)
     }
 }

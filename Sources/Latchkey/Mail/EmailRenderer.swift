@@ -29,10 +29,7 @@ package struct EmailRenderer: Sendable {
             case "email": email
             case "expiresInMinutes": expiresInMinutes
             case "requestedAt": requestedAt
-            case "ipAddress": ipAddress.map { $0 as Any }
-            case "browser": device.browser.map { $0 as Any }
-            case "platform": device.platform.map { $0 as Any }
-            default: nil
+            default: EmailRenderer.requesterDetail(name, ipAddress: ipAddress, device: device)
             }
         }
     }
@@ -57,10 +54,7 @@ package struct EmailRenderer: Sendable {
             case "codesRefused": change == .codesRefused
             case "factorName": factorName.map { $0 as Any }
             case "changedAt": changedAt
-            case "ipAddress": ipAddress.map { $0 as Any }
-            case "browser": device.browser.map { $0 as Any }
-            case "platform": device.platform.map { $0 as Any }
-            default: nil
+            default: EmailRenderer.requesterDetail(name, ipAddress: ipAddress, device: device)
             }
         }
     }
@@ -91,11 +85,18 @@ package struct EmailRenderer: Sendable {
             case "expiresInHours": lifetime.hours.map { $0 as Any }
             case "expiresInDays": lifetime.days.map { $0 as Any }
             case "requestedAt": requestedAt
-            case "ipAddress": ipAddress.map { $0 as Any }
-            case "browser": device.browser.map { $0 as Any }
-            case "platform": device.platform.map { $0 as Any }
-            default: nil
+            default: EmailRenderer.requesterDetail(name, ipAddress: ipAddress, device: device)
             }
+        }
+    }
+
+    /// What every letter says of who asked: the IP address and the recognised browser and platform.
+    static func requesterDetail(_ name: String, ipAddress: String?, device: DeviceName) -> Any? {
+        switch name {
+        case "ipAddress": ipAddress.map { $0 as Any }
+        case "browser": device.browser.map { $0 as Any }
+        case "platform": device.platform.map { $0 as Any }
+        default: nil
         }
     }
 

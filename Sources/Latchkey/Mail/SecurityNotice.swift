@@ -2,7 +2,9 @@ import Foundation
 
 /// An email telling an account's owner that the way it signs in changed (a second factor added or removed): stored
 /// sealed in the outbox like a sign-in letter, rendered at delivery.
-package struct SecurityNotice: Sendable, Equatable, Codable {
+package struct SecurityNotice: OutboxLetter, Equatable {
+    package static let format = OutboxMessage.Format.securityNotice
+
     package enum Change: String, Sendable, Codable, CaseIterable {
         case factorAdded
         case factorRemoved
@@ -31,20 +33,5 @@ package struct SecurityNotice: Sendable, Equatable, Codable {
         self.ipAddress = requester.ipAddress
         self.userAgent = requester.userAgent
         self.messageToken = ServerSecret.makeToken(bytes: 18)
-    }
-
-    /// Throws `MailError.unreadableLetter` (permanent) when `data` is not a notice.
-    package init(decoding data: Data) throws(MailError) {
-        do {
-            self = try JSONDecoder().decode(Self.self, from: data)
-        } catch {
-            throw .unreadableLetter
-        }
-    }
-
-    /// The notice as queued for `recipient`, sealed under `secret`.
-    package func queued(to recipient: EmailAddress, secret: ServerSecret, at now: Date) throws -> OutboxMessage {
-        OutboxMessage(
-            recipient: recipient, format: .securityNotice, sealedContent: try secret.seal(Array(JSONEncoder().encode(self))), createdAt: now)
     }
 }

@@ -1,11 +1,9 @@
 import Foundation
 
-/// What one sign-in email says: stored (sealed) in the outbox when the link is issued, rendered into MIME when
-/// it is delivered.
-///
-/// Rendering at delivery keeps a send request to a few hundred stored bytes and no template work, and the mail
-/// still says exactly what it would have said at send time.
-package struct SignInLetter: Sendable, Equatable, Codable {
+/// What one sign-in email says, queued sealed in the outbox when the link is issued (`OutboxLetter`).
+package struct SignInLetter: OutboxLetter, Equatable {
+    package static let format = OutboxMessage.Format.signInLetter
+
     /// The full sign-in link, code included: the reason the letter is sealed.
     package var link: String
     /// The short code to type instead, as the email shows it (`ABCD-EFGH`), when it shows one.
@@ -33,18 +31,5 @@ package struct SignInLetter: Sendable, Equatable, Codable {
         self.requestedAt = requestedAt.timeIntervalSince1970
         self.ipAddress = requester.ipAddress
         self.userAgent = requester.userAgent
-    }
-
-    /// Throws `MailError.unreadableLetter` (permanent: retrying cannot help) when `data` is not a letter.
-    package init(decoding data: Data) throws(MailError) {
-        do {
-            self = try JSONDecoder().decode(Self.self, from: data)
-        } catch {
-            throw .unreadableLetter
-        }
-    }
-
-    package func encoded() throws -> [UInt8] {
-        Array(try JSONEncoder().encode(self))
     }
 }

@@ -26,7 +26,9 @@ extension EmailActionPage {
             document.querySelectorAll(selector).forEach(function (element) { element.hidden = !shown(element); });
           };
           var fail = function (error) {
-            var known = document.querySelector('[data-error="' + (error && error.message) + '"]') ? error.message : "FAILED";
+            var code = error && error.message;
+            var errors = Array.prototype.slice.call(document.querySelectorAll("[data-error]"));
+            var known = errors.some(function (element) { return element.dataset.error === code; }) ? code : "FAILED";
             show("[data-error]", function (element) { return element.dataset.error === known; });
           };
           var busy = false;

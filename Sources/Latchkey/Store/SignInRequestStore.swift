@@ -7,6 +7,11 @@ package protocol SignInRequestStore {
     func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws
     /// Marks every unused request of `action` for `email` used, so none of their codes works any more.
     func spendOutstandingRequests(for email: EmailAddress, action: EmailAction, at now: Date) async throws
+    /// Marks every unused request of the account used, but those of `kept`.
+    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws
+    /// Whether a live undo of an address change (`recoverEmail`) of another account than `accountID` holds `email`: the
+    /// address waits for its owner to take it back.
+    func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
     /// The newest request whose typed code (with its address) has this keyed hash.
     func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest?

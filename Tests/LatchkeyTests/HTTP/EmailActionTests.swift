@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// A verification or change code dies with the sessions of its account, since a session asked for it; a reset
+    /// code, which anyone may ask for, does not.
+    @Test func codesASessionAskedForDieWithTheSessions() async throws {
+        let clock = FixedClock()
+        try await withApp(Self.settings, clock: clock) { client, _, mailbox in
+            let session = try await Self.signUp(client, "hal@example.com")
+            let idToken = try #require(session["idToken"] as? String)
+            #expect(try await Self.ask(client, #"{"requestType":"VERIFY_EMAIL","idToken":"\#(idToken)"}"#).status == .ok)
+            #expect(try await Self.ask(client, #"{"requestType":"PASSWORD_RESET","email":"hal@example.com"}"#).status == .ok)
+            let (verify, reset) = (try await mailbox.code(at: 0), try await mailbox.code(at: 1))
+            clock.advance(by: 1)
+            let revoked = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","validSince":"\#(Int(clock.now.timeIntervalSince1970))"}"#)
+            #expect(revoked.status == .ok, "\(revoked.text)")
+            #expect(Self.errorCode(try await Self.apply(client, verify)) == "INVALID_OOB_CODE")
+            #expect(Self.errorCode(try await client.post("/v1/accounts:resetPassword", json: #"{"oobCode":"\#(verify)"}"#)) == "INVALID_OOB_CODE")
+            #expect(try await Self.reset(client, reset, to: "second password").status == .ok)
+        }
+    }
+
     /// A code of an address the account left (it changed address since) no longer works for it.
     @Test func aCodeForAnAddressTheAccountLeftIsInvalid() async throws {
         try await withApp(Self.settings) { client, _, mailbox in
@@ -110,18 +129,21 @@ import Testing
         try await withApp(Self.settings, store: kind, testing: .live) { client, _, mailbox in
             let session = try await Self.signUp(client, "erin@example.com")
             let idToken = try #require(session["idToken"] as? String)
+            // Erin proves her address first: only a proven address gets an undo.
+            #expect(try await Self.ask(client, #"{"requestType":"VERIFY_EMAIL","idToken":"\#(idToken)"}"#).status == .ok)
+            #expect(try await Self.apply(client, try await mailbox.code(at: 0)).status == .ok)
             let change = #"{"requestType":"VERIFY_AND_CHANGE_EMAIL","idToken":"\#(idToken)","newEmail":"erin@example.net"}"#
             #expect(try await Self.ask(client, change).status == .ok)
-            let code = try await mailbox.code(at: 0)
+            let code = try await mailbox.code(at: 1)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<8 { group.addTask { try await Self.apply(client, code).status } }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == .ok }.count == 1 && statuses.filter { $0 == .badRequest }.count == 7)
-            let undo = try Mailbox.link(in: try await mailbox.waitForMessages(2)[1])
+            let undo = try Mailbox.link(in: try await mailbox.waitForMessages(3)[2])
             #expect(undo.queryItems?.first { $0.name == "mode" }?.value == "recoverEmail")
             try await Task.sleep(for: .milliseconds(300))
-            #expect(mailbox.messages().count == 2)
+            #expect(mailbox.messages().count == 3)
         }
     }
 

@@ -252,7 +252,8 @@ import Testing
             let moved = try await client.post(
                 "/v1/accounts:update", json: #"{"idToken":"\#(try #require(enrolled["idToken"] as? String))","email":"victim@example.com"}"#)
             #expect(moved.status == .ok, "\(moved.text)")
-            let victim = try await Self.signIn(client, mailbox, email: "victim@example.com", message: 2)
+            // Message 2 offers mallory@example.com, which the attacker had proven, the undo of the change.
+            let victim = try await Self.signIn(client, mailbox, email: "victim@example.com", message: 3)
             #expect(victim["idToken"] is String && victim["mfaPendingCredential"] == nil)
             #expect(victim["localId"] as? String == attacker["localId"] as? String)
             let user = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(victim["idToken"] as? String))"}"#).json

@@ -83,7 +83,8 @@ struct Mailbox {
     /// The sign-in link in a message's text part, with quoted-printable soft breaks undone.
     static func link(in message: String) throws -> URLComponents {
         let unfolded = message.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=3D", with: "=")
-        let start = try #require(unfolded.range(of: TestWorkspace.publicURL + "/__/auth/action?"))
+        // Sign-in links and those an app handles are on `/__/auth/action`, the other actions' on `/__/auth/confirm`.
+        let start = try #require(unfolded.range(of: TestWorkspace.publicURL + "/__/auth/(action|confirm)\\?", options: .regularExpression))
         let end = unfolded[start.lowerBound...].firstIndex(where: \.isWhitespace) ?? unfolded.endIndex
         return try #require(URLComponents(string: String(unfolded[start.lowerBound..<end])))
     }

@@ -231,6 +231,7 @@ enum PostgresMigrations {
                 CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
             ALTER TABLE pending_requests ADD COLUMN account_id TEXT;
             ALTER TABLE pending_requests ADD COLUMN new_email TEXT;
+            CREATE INDEX pending_requests_by_account ON pending_requests(account_id) WHERE account_id IS NOT NULL;
             ALTER TABLE outbox DROP CONSTRAINT outbox_format_check;
             ALTER TABLE outbox ADD CONSTRAINT outbox_format_check CHECK (format IN ('mime', 'sign-in', 'security-notice', 'email-action'));
             """

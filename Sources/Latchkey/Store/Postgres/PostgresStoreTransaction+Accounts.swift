@@ -10,6 +10,10 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
     }
 
+    func lockedAccount(id: String) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE id = \(id) FOR UPDATE").map(Self.account(from:))
+    }
+
     func insert(_ account: Account) async throws {
         try await executeGuarded(
             """

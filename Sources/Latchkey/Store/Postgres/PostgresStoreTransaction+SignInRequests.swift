@@ -30,6 +30,24 @@ extension PostgresStoreTransaction {
             """)
     }
 
+    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws {
+        try await execute(
+            """
+            UPDATE pending_requests SET used_at = \(now.timeIntervalSince1970)
+            WHERE account_id = \(accountID) AND action <> \(kept?.rawValue ?? "") AND used_at IS NULL
+            """)
+    }
+
+    func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool {
+        try await row(
+            """
+            SELECT 1 FROM pending_requests
+            WHERE email = \(email.value) AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
+                AND account_id <> \(accountID)
+            LIMIT 1
+            """) != nil
+    }
+
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
         try await row("SELECT * FROM pending_requests WHERE code_hash = \(codeHash)").flatMap(Self.pendingRequest)
     }

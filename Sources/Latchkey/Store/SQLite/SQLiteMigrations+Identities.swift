@@ -215,6 +215,7 @@ extension SQLiteMigrations {
                 CHECK (action IN ('signIn', 'resetPassword', 'verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'));
             ALTER TABLE pending_requests ADD COLUMN account_id TEXT;
             ALTER TABLE pending_requests ADD COLUMN new_email TEXT;
+            CREATE INDEX pending_requests_by_account ON pending_requests(account_id) WHERE account_id IS NOT NULL;
             CREATE TABLE outbox_v18 (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 recipient TEXT NOT NULL,

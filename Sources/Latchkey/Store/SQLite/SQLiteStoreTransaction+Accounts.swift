@@ -10,6 +10,10 @@ extension SQLiteStoreTransaction {
         try row(sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
     }
 
+    func lockedAccount(id: String) async throws -> Account? {
+        try await account(id: id)
+    }
+
     func insert(_ account: Account) async throws {
         try executeGuarded(
             sql: """

@@ -32,6 +32,21 @@ extension SQLiteStoreTransaction {
             arguments: [now.timeIntervalSince1970, email.value, action.rawValue])
     }
 
+    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws {
+        try execute(
+            sql: "UPDATE pending_requests SET used_at = ? WHERE account_id = ? AND action <> ? AND used_at IS NULL",
+            arguments: [now.timeIntervalSince1970, accountID, kept?.rawValue ?? ""])
+    }
+
+    func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool {
+        try row(
+            sql: """
+                SELECT 1 FROM pending_requests
+                WHERE email = ? AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > ? AND account_id <> ? LIMIT 1
+                """,
+            arguments: [email.value, now.timeIntervalSince1970, accountID]) != nil
+    }
+
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
         try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]).flatMap(Self.pendingRequest)
     }
