@@ -1,7 +1,7 @@
 import Foundation
 
 /// Pending requests (sign-in links and the other email actions), found by the keyed hash of their code.
-package protocol SignInRequestStore {
+package protocol PendingRequestStore {
     func insert(_ request: PendingRequest) async throws
     /// Drops the oldest unused requests of `action` for `email` beyond the newest `count`.
     func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws
