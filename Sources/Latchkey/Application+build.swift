@@ -59,7 +59,8 @@ package func buildApplication(
         enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
     let actionIssuer = ActionCodeIssuer(
         secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL, lifetimes: ActionLifetimes(configuration.emailActions.lifetimes),
-        enumerationProtection: enumerationProtection, isDevelopment: isDevelopment, recentLogin: recentLogin, limiter: limiter, metrics: metrics)
+        enumerationProtection: enumerationProtection, undoAPIKey: configuration.apiKeys.sorted().first ?? "", isDevelopment: isDevelopment,
+        recentLogin: recentLogin, limiter: limiter, metrics: metrics)
     let actionCodes = ActionCodes(
         store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
@@ -80,7 +81,7 @@ package func buildApplication(
             quota: quota),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter,
+                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, undos: actionIssuer,
                 acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
             actionIssuer: actionIssuer, actionCodes: actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
@@ -94,7 +95,7 @@ package func buildApplication(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
-                store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, undos: actionIssuer, recentLogin: recentLogin),
+                store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup, actionCodes: actionCodes),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(

@@ -96,7 +96,7 @@ package struct StoreReplay: Sendable {
                 return "no such code"
             }
             guard !pending.isExpired(at: now), pending.email == code.email else { return "expired, or another address" }
-            guard try await transaction.account(email: code.email) == nil else { return "the address has an account" }
+            guard try await transaction.lockedAccount(email: code.email) == nil else { return "the address has an account" }
             guard try await transaction.consumePendingRequest(id: id, at: now) else { return "used meanwhile" }
             // SignInFinisher.finish: `saveAccount` for a new account (an address awaiting another account's undo is
             // refused), then the session.
@@ -104,8 +104,8 @@ package struct StoreReplay: Sendable {
                 id: Account.makeID(), email: code.email, isEmailVerified: true,
                 validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
                 createdAt: now, lastSignInAt: now)
-            guard try await !transaction.isAwaitingUndo(code.email, byAnotherThan: account.id, at: now) else { return "the address awaits an undo" }
             try await transaction.insert(account)
+            if try await transaction.isAwaitingUndo(code.email, byAnotherThan: account.id, at: now) { throw AccountConflict.emailTaken }
             try await transaction.save(
                 Identity(
                     providerID: SignInProvider.password.id, providerUserID: code.email.value, accountID: account.id, email: code.email,

@@ -8,15 +8,11 @@ package struct AccountAdministration: Sendable {
     let clock: any WallClock
     let finisher: SignInFinisher
     let notices: SecurityNotices
-    /// Mails the undo of a user's own address change to the old address.
-    let undos: ActionCodeIssuer
     let recentLogin: TimeInterval
 
     package init(
-        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, undos: ActionCodeIssuer,
-        recentLogin: TimeInterval
+        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval
     ) {
-        self.undos = undos
         self.store = store
         self.hasher = hasher
         self.clock = clock
@@ -41,7 +37,7 @@ package struct AccountAdministration: Sendable {
                 let stored: Account
                 if case .user(let claims) = actor {
                     // Checked again inside the write, so a revocation that raced this request still counts.
-                    let checked = try await AccountLookup.check(claims, in: transaction)
+                    let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
                     guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
                     stored = account
                 } else {
@@ -65,7 +61,7 @@ package struct AccountAdministration: Sendable {
             throw conflict.refusal
         }
         let (user, finished) = try outcome.get()
-        if changes.removesSecondFactors || changes.email != nil { notices.nudge() }
+        if changes.removesSecondFactors { notices.nudge() }
         logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
         return (user, try finished.map(finisher.session(for:)))
     }
@@ -77,12 +73,9 @@ package struct AccountAdministration: Sendable {
     ) async throws -> Account {
         var current = stored
         if let email = changes.email, email != current.email {
-            // The old address, if its owner proved it, can undo a user's change, as after a verified change (`ActionCodes`).
-            if case .user = actor, let old = current.email, current.isEmailVerified {
-                _ = try await undos.record(
-                    .recoverEmail, for: current.id, email: old, newEmail: email, settings: .noContinueURL, language: changes.language,
-                    apiKey: changes.apiKey, requester: requester, at: now, in: transaction)
-            }
+            // A proven address is left only for another proven one (VERIFY_AND_CHANGE_EMAIL), whose change mails the old
+            // address its undo: a direct change would leave it for an address nobody proved, with no way back.
+            if case .user = actor, current.isEmailVerified { throw SignInError.verifyNewEmailFirst }
             current.email = email
             current.isEmailVerified = false
         }

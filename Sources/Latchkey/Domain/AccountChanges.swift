@@ -20,10 +20,8 @@ package struct AccountChanges: Sendable {
     package var isEmailVerified: Bool?
     /// Admin only: removes every second factor (a lost phone), telling the owner by email.
     package var removesSecondFactors = false
-    /// The language and API key of the request, for the emails a change sends: the notice of removed factors, the undo
-    /// link of an address change.
+    /// The language of the request, for the notice of removed factors.
     package var language = LanguageTag.english
-    package var apiKey = ""
 
     package init() {}
 

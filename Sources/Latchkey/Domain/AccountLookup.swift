@@ -35,8 +35,10 @@ package struct AccountLookup: Sendable {
     /// The account behind `claims`, if the token still counts: neither revoked by `validSince` (whole seconds, as
     /// Firebase's Admin SDKs compare) nor by its own session (exact), and the account not disabled. Run inside a
     /// write too, so a change never rests on a check made before a concurrent revocation.
-    static func check(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> Verdict<Account> {
-        guard let account = try await transaction.account(id: claims.userID) else { return .refused(.userNotFound) }
+    /// With `locking` (in a write that then changes the account) the account's row is held (`lockedAccount`).
+    static func check(_ claims: IDTokenClaims, in transaction: any StoreTransaction, locking: Bool = false) async throws -> Verdict<Account> {
+        let found = locking ? try await transaction.lockedAccount(id: claims.userID) : try await transaction.account(id: claims.userID)
+        guard let account = found else { return .refused(.userNotFound) }
         guard claims.issuedAt.value >= account.validSince else { return .refused(.tokenExpired) }
         if let id = claims.sessionID {
             // A session gone from the store was revoked days ago (`RetentionPolicy`): no token of it is still valid.

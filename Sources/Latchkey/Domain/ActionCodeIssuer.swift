@@ -72,6 +72,8 @@ package struct ActionCodeIssuer: Sendable {
     /// How long each action's code lives (`emailActions`).
     let lifetimes: ActionLifetimes
     let enumerationProtection: Bool
+    /// The API key an undo's link carries for its page's script (the first configured): the server mails undos unasked.
+    let undoAPIKey: String
     /// Development mode logs why a send mailed nothing, as `LinkIssuer` does.
     let isDevelopment: Bool
     let recentLogin: TimeInterval
@@ -80,9 +82,10 @@ package struct ActionCodeIssuer: Sendable {
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL, lifetimes: ActionLifetimes,
-        enumerationProtection: Bool, isDevelopment: Bool = false, recentLogin: TimeInterval, limiter: RateLimiter,
+        enumerationProtection: Bool, undoAPIKey: String = "", isDevelopment: Bool = false, recentLogin: TimeInterval, limiter: RateLimiter,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.undoAPIKey = undoAPIKey
         self.isDevelopment = isDevelopment
         self.secret = secret
         self.clock = clock
@@ -153,7 +156,7 @@ package struct ActionCodeIssuer: Sendable {
     private func account(for request: Request, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Account>? {
         switch request.subject {
         case .signedIn(let claims, _):
-            let checked = try await AccountLookup.check(claims, in: transaction)
+            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
             if request.action == .verifyAndChangeEmail, case .accepted = checked, !claims.isRecentLogin(at: now, within: recentLogin) {
                 return .refused(.credentialTooOld)
             }
@@ -166,6 +169,22 @@ package struct ActionCodeIssuer: Sendable {
             if enumerationProtection { return nil }
             return .refused(account == nil ? .emailNotFound : .userDisabled)
         }
+    }
+
+    /// When `account` leaves its address for `newEmail` (a proven change, or an email link linked to the account), spends
+    /// its other codes but its undos and, if its owner had proven the old address, mails that address the undo
+    /// (`recoverEmail`), in the caller's transaction. An address never proven gets no undo: its mailbox's reader never
+    /// showed it was theirs. True when an undo was queued.
+    func addressChanging(
+        _ account: Account, to newEmail: EmailAddress, continueURL: String = "", language: LanguageTag, requester: RequesterSummary, at now: Date,
+        in transaction: any StoreTransaction
+    ) async throws -> Bool {
+        try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: .max, at: now)
+        guard let old = account.email, old != newEmail, account.isEmailVerified else { return false }
+        _ = try await record(
+            .recoverEmail, for: account.id, email: old, newEmail: newEmail, settings: .returning(to: continueURL), language: language,
+            apiKey: undoAPIKey, requester: requester, at: now, in: transaction)
+        return true
     }
 
     /// Stores a code of `action` for the account and queues its letter (to `newEmail` for an address change, otherwise to

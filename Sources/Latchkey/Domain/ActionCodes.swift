@@ -63,33 +63,35 @@ package struct ActionCodes: Sendable {
 
     /// Sets `newPassword` on the account of a password reset code, marks its address verified (the reset link proved
     /// it), ends every session and spends the account's other codes but its undos. An account whose address was never
-    /// verified first loses whatever else could sign in to it, as when an email link proves the address
+    /// verified first loses whatever else could sign in to it, and every code, as when an email link proves the address
     /// (`stripForeignAccess`). The code is checked before the password, which is hashed only for a live reset code.
     package func resetPassword(_ code: String, to newPassword: String, by caller: Caller, logger: Logger) async throws -> Checked {
         guard try await check(code, by: caller).action == .resetPassword else { throw SignInError.invalidOOBCode }
         let passwordHash = try await hasher.hash(try PasswordHasher.validate(newPassword))
         let applied = try await redeem(code, as: [.resetPassword], counted: true, by: caller, logger: logger) { pending, account, now, transaction in
             var changed = account
-            if !account.isEmailVerified {
-                try await transaction.stripForeignAccess(of: &changed, requester: caller.requester, at: now)
-            } else {
+            if account.isEmailVerified {
                 try await Self.endSessions(of: &changed, because: "password reset", requester: caller.requester, at: now, in: transaction)
+                try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: .max, at: now)
+            } else {
+                try await transaction.stripForeignAccess(of: &changed, because: "address proven by a password reset", requester: caller.requester, at: now)
+                try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: nil, at: now)
             }
             changed.passwordHash = passwordHash
             changed.isEmailVerified = true
             try await transaction.saveAccount(changed, stored: account, at: now)
-            try await transaction.spendOutstandingRequests(accountID: account.id, keeping: .recoverEmail, at: now)
             try await transaction.record(AuditEvent(.passwordReset, at: now, accountID: account.id, email: pending.email, requester: caller.requester))
             return changed
         }
         return applied.checked
     }
 
-    /// Applies a verification, an address change or its undo. A change ends every session and spends the account's
-    /// other codes but its undos, and mails the old address an undo link if the account had proven it; an undo puts the
-    /// old address back, verified, ends every session and spends every other code of the account, earlier undos too.
-    /// Either refuses with `EMAIL_EXISTS`, leaving the code unspent, when another account holds the address.
-    package func apply(_ code: String, apiKey: String, by caller: Caller, logger: Logger) async throws -> Applied {
+    /// Applies a verification, an address change or its undo. A change ends every session and mails the old address an
+    /// undo (`ActionCodeIssuer.addressChanging`). An undo puts the old address back, verified, and takes the account from
+    /// whoever changed it: its password, other providers, authenticators and sessions go (the page offers a password
+    /// reset), with every code but the undos issued before this one, so the first undo of a run of changes wins. Either
+    /// refuses with `EMAIL_EXISTS`, leaving the code unspent, when another account holds the address.
+    package func apply(_ code: String, by caller: Caller, logger: Logger) async throws -> Applied {
         let applied = try await redeem(code, as: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail], counted: false, by: caller, logger: logger) {
             pending, account, now, transaction in
             var changed = account
@@ -101,19 +103,15 @@ package struct ActionCodes: Sendable {
                 changed.email = newEmail
                 try await Self.endSessions(of: &changed, because: "address changed", requester: requester, at: now, in: transaction)
                 try await transaction.saveAccount(changed, stored: account, at: now)
-                try await transaction.spendOutstandingRequests(accountID: account.id, keeping: .recoverEmail, at: now)
                 try await transaction.record(
                     AuditEvent(.emailChanged, at: now, accountID: account.id, email: newEmail, requester: requester, detail: "from \(pending.email.redacted)"))
-                if account.isEmailVerified {
-                    _ = try await issuer.record(
-                        .recoverEmail, for: account.id, email: pending.email, newEmail: newEmail, settings: .returning(to: pending.continueURL),
-                        language: pending.language, apiKey: apiKey, requester: requester, at: now, in: transaction)
-                }
+                _ = try await issuer.addressChanging(
+                    account, to: newEmail, continueURL: pending.continueURL, language: pending.language, requester: requester, at: now, in: transaction)
             case .recoverEmail:
+                try await transaction.stripForeignAccess(of: &changed, because: "address change undone", requester: requester, at: now)
                 changed.email = pending.email
-                try await Self.endSessions(of: &changed, because: "address change undone", requester: requester, at: now, in: transaction)
                 try await transaction.saveAccount(changed, stored: account, at: now)
-                try await transaction.spendOutstandingRequests(accountID: account.id, keeping: nil, at: now)
+                try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: pending.id, at: now)
                 try await transaction.record(
                     AuditEvent(
                         .emailRestored, at: now, accountID: account.id, email: pending.email, requester: requester,

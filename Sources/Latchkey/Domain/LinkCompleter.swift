@@ -9,14 +9,17 @@ package struct LinkCompleter: Sendable {
     let finisher: SignInFinisher
     let recentLogin: TimeInterval
     let limiter: RateLimiter
+    /// Mails the old address its undo when a link moves a signed-in account to a new address.
+    let undos: ActionCodeIssuer
     /// Whether the short code of the email is taken too (`emailLink.typedCode`).
     let acceptsTypedCode: Bool
     let metrics: ServiceMetrics
 
     package init(
         store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, recentLogin: TimeInterval, limiter: RateLimiter,
-        acceptsTypedCode: Bool = false, metrics: ServiceMetrics = ServiceMetrics()
+        undos: ActionCodeIssuer, acceptsTypedCode: Bool = false, metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.undos = undos
         self.acceptsTypedCode = acceptsTypedCode
         self.store = store
         self.secret = secret
@@ -72,6 +75,8 @@ package struct LinkCompleter: Sendable {
         }
         count(verdict)
         let finished = try verdict.get()
+        // A link that moved a signed-in account may have queued the old address's undo.
+        if signedIn != nil { undos.outbox.nudge() }
         logger.debug("Sign-in link completed", metadata: ["account": "\(finished.user.account.id)", "new": "\(finished.isNewUser)"])
         return try finisher.result(for: finished)
     }
@@ -101,16 +106,20 @@ package struct LinkCompleter: Sendable {
             try await transaction.recordMismatch(pendingRequestID: id)
             return .refused(.emailMismatch)
         }
-        let existing = try await transaction.account(email: email)
+        let existing = try await transaction.lockedAccount(email: email)
         var attempt = SignInFinisher.Attempt(
             account: existing ?? Account.new(email: email, at: now), stored: existing, provider: .password, requester: requester)
         if let claims = signedIn {
             // Checked again inside the write, so a revocation that raced this request still counts.
-            let checked = try await AccountLookup.check(claims, in: transaction)
+            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
             guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             if let existing, existing.id != account.id { return .refused(.emailExists) }
             if let current = account.email, current != email, !claims.isRecentLogin(at: now, within: recentLogin) {
                 return .refused(.credentialTooOld)
+            }
+            if account.email != email {
+                // Moving to the proven address is an address change: the old one, if proven, gets its undo.
+                _ = try await undos.addressChanging(account, to: email, language: pending.language, requester: requester, at: now, in: transaction)
             }
             attempt.account = account
             attempt.account.email = email

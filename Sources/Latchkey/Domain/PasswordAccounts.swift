@@ -79,7 +79,7 @@ package struct PasswordAccounts: Sendable {
         let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
             // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
             // the password no longer opens this account.
-            guard let current = try await transaction.account(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
+            guard let current = try await transaction.lockedAccount(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
             var attempt = SignInFinisher.Attempt(
                 account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
             if let upgradedHash { attempt.account.passwordHash = upgradedHash }

@@ -88,7 +88,7 @@ package struct ProviderSignIn: Sendable {
         }
 
         if let linking {
-            let checked = try await AccountLookup.check(linking, in: transaction)
+            let checked = try await AccountLookup.check(linking, in: transaction, locking: true)
             guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             guard known == nil else { return .refused(.federatedUserIDAlreadyLinked) }
             if let owner, owner.id != account.id { return .refused(.emailExists) }

@@ -113,7 +113,7 @@ package struct SecondFactorEnrollments: Sendable {
         let now = clock.now
         let (recentLogin, finisher, notices) = (recentLogin, finisher, notices)
         let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
-            let checked = try await AccountLookup.check(claims, in: transaction)
+            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
             guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                 return .refused(.mfaEnrollmentNotFound)
@@ -154,7 +154,7 @@ package struct SecondFactorEnrollments: Sendable {
     /// The account behind `claims` and its factors, if it may enroll one: its session signed in with a first factor second
     /// factors build on, and its address is verified.
     private static func eligible(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> Verdict<(Account, [SecondFactor])> {
-        let checked = try await AccountLookup.check(claims, in: transaction)
+        let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
         guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
         guard SecondFactorPolicy.supports(firstFactor: SignInProvider(id: claims.firebase.signInProvider)) else { return .refused(.unsupportedFirstFactor) }
         guard account.email != nil, account.isEmailVerified else { return .refused(.unverifiedEmail) }

@@ -67,6 +67,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingIDToken
     /// An address change without the new address.
     case missingNewEmail
+    /// A user's direct change of a verified address: it must go through VERIFY_AND_CHANGE_EMAIL.
+    case verifyNewEmailFirst
     /// `mfa.state` is `DISABLED`.
     case secondFactorsDisabled
     /// A phone (SMS) factor, which Latchkey does not offer.
@@ -144,6 +146,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
         case .missingIDToken: "MISSING_ID_TOKEN"
         case .missingNewEmail: "MISSING_NEW_EMAIL"
+        case .verifyNewEmailFirst: "OPERATION_NOT_ALLOWED"
         case .secondFactorsDisabled, .smsNotOffered: "OPERATION_NOT_ALLOWED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
         case .unverifiedEmail: "UNVERIFIED_EMAIL"
@@ -189,6 +192,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .secondFactorLimitExceeded: "The account already has as many second factors as it may have (mfa.maxFactors)."
         case .unsupportedSecondFactor(let reason): reason
         case .missingCredential: "Please set MFA Pending Credential."
+        case .verifyNewEmailFirst: "Please verify the new email before changing email."
         case .missingMFAPendingCredential: "Request does not have MFA pending credential."
         case .missingMFAEnrollmentID: "No second factor identifier is provided."
         default: nil

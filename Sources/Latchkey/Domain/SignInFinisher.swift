@@ -87,7 +87,11 @@ package struct SignInFinisher: Sendable {
         var account = attempt.account
         guard !account.isDisabled else { return .refused(.userDisabled) }
         let tookOver = attempt.provesAddressOnly && attempt.stored.map { !$0.isEmailVerified } == true
-        if tookOver { try await transaction.stripForeignAccess(of: &account, requester: attempt.requester, at: now) }
+        if tookOver {
+            try await transaction.stripForeignAccess(of: &account, because: "address proven by another party", requester: attempt.requester, at: now)
+            // Every code the earlier holder could still use dies, undos of address changes too.
+            try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: nil, at: now)
+        }
         let factors = try await factorsToAsk(attempt, in: transaction)
         // The sign-in counts once its second factor is passed too.
         if factors.isEmpty { account.lastSignInAt = now }

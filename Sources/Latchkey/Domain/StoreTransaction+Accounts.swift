@@ -9,10 +9,12 @@ extension StoreTransaction {
     /// An address another account left by a change whose undo is still live stays that account's owner's to take back:
     /// no other account gets it (`AccountConflict.emailTaken`), so nobody can block the undo by taking the address.
     func saveAccount(_ account: Account, stored: Account?, createsEmailIdentity: Bool = true, at now: Date) async throws {
+        if stored == nil { try await insert(account) } else { try await update(account) }
+        // Looked at after the write: on PostgreSQL a write that took the address waited for the change that freed it,
+        // so this sees that change's undo even if it committed meanwhile.
         if let email = account.email, email != stored?.email, try await isAwaitingUndo(email, byAnotherThan: account.id, at: now) {
             throw AccountConflict.emailTaken
         }
-        if stored == nil { try await insert(account) } else { try await update(account) }
         guard stored?.email != account.email || stored?.isEmailVerified != account.isEmailVerified else { return }
         // A new account has no identity yet to replace.
         if let stored, stored.email != account.email {
@@ -35,10 +37,11 @@ extension StoreTransaction {
             secondFactors: describing ? try await secondFactors(accountID: account.id) : nil)
     }
 
-    /// Whoever held this account before its address was proven by its owner (a password, or a password since removed, an
-    /// address set on an anonymous account, another provider's identity, an authenticator) loses it and every session
-    /// now: the rule for an email link, and for a password reset, that proves an address the account never had verified.
-    func stripForeignAccess(of account: inout Account, requester: RequesterSummary, at now: Date) async throws {
+    /// Whoever held this account before its owner took it (a password, or a password since removed, an address set on an
+    /// anonymous account, another provider's identity, an authenticator) loses it and every session now: the rule for an
+    /// email link or a password reset that proves an address the account never had verified, and for the undo of an
+    /// address change. The caller spends the account's codes as its case needs.
+    func stripForeignAccess(of account: inout Account, because reason: String, requester: RequesterSummary, at now: Date) async throws {
         account.passwordHash = nil
         account.validSince = now.wholeSeconds
         try await revokeSessions(accountID: account.id, at: now)
@@ -49,7 +52,7 @@ extension StoreTransaction {
         if try await deleteSecondFactors(accountID: account.id) > 0 { kinds.append(.secondFactorRemoved) }
         for kind in kinds {
             try await record(
-                AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: "address proven by another party"))
+                AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: reason))
         }
     }
 }

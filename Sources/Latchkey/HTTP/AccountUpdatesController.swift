@@ -19,13 +19,12 @@ struct AccountUpdatesController {
         let body = try await RequestBody.decode(SetAccountInfoRequest.self, from: request, context: context)
         if let code = body.oobCode, !code.isEmpty {
             // Firebase's applyActionCode: the code alone says what changes, and for whom.
-            let applied = try await actionCodes.apply(
-                try OOBCode.requestField(code), apiKey: context.apiKey ?? "", by: context.caller(of: request), logger: context.logger)
+            let applied = try await actionCodes.apply(try OOBCode.requestField(code), by: context.caller(of: request), logger: context.logger)
             return SetAccountInfoResponse(applied.user, session: nil)
         }
         let (account, actor) = try await subject(idToken: body.idToken, localId: body.localId, context)
         var changes = AccountChanges()
-        (changes.language, changes.apiKey) = (context.language(of: request), context.apiKey ?? "")
+        changes.language = context.language(of: request)
         if let password = body.password {
             changes.password = try PasswordHasher.validate(password)
         }

@@ -7,6 +7,8 @@ package protocol AccountStore {
     /// The account, held until the transaction ends (PostgreSQL's `FOR UPDATE`; SQLite has one writer), so a change
     /// decided on what it read cannot lose a concurrent one.
     func lockedAccount(id: String) async throws -> Account?
+    /// The account with this address, held as `lockedAccount(id:)` holds it.
+    func lockedAccount(email: EmailAddress) async throws -> Account?
     func insert(_ account: Account) async throws
     /// Writes every column but `validSince`, which only ever moves forward: a write built from a read older than a
     /// concurrent revocation never brings revoked tokens back.

@@ -7,10 +7,11 @@ package protocol PendingRequestStore {
     func dropOutstandingRequests(for email: EmailAddress, action: EmailAction, keepingNewest count: Int) async throws
     /// Marks every unused request of `action` for `email` used, so none of their codes works any more.
     func spendOutstandingRequests(for email: EmailAddress, action: EmailAction, at now: Date) async throws
-    /// Marks every unused request of the account used, but those of `kept`.
-    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws
-    /// Whether a live undo of an address change (`recoverEmail`) of another account than `accountID` holds `email`: the
-    /// address waits for its owner to take it back.
+    /// Marks every unused request of the account used, but its undos (`recoverEmail`) issued before `undoID` (with
+    /// `Int64.max`, every undo; with nil, none).
+    func spendOutstandingRequests(accountID: String, sparingUndosBefore undoID: Int64?, at now: Date) async throws
+    /// Whether a live undo of an address change (`recoverEmail`) of another, enabled account than `accountID` holds
+    /// `email`: the address waits for its owner to take it back.
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
     /// The newest request whose typed code (with its address) has this keyed hash.

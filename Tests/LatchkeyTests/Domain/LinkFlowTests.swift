@@ -32,7 +32,9 @@ import Testing
             try await body(
                 Services(
                     issuer: issuer,
-                    completer: LinkCompleter(store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter),
+                    completer: LinkCompleter(
+                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                     refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), store: store, secret: secret))
         }
     }

@@ -249,11 +249,12 @@ import Testing
         try await withApp(Self.enabled, clock: clock) { client, _, mailbox in
             let attacker = try await Self.signIn(client, mailbox, email: "mallory@example.com", message: 0)
             let (_, enrolled) = try await client.enrollAuthenticator(idToken: try #require(attacker["idToken"] as? String), at: clock.now)
+            // A user cannot leave a proven address for an unproven one; an admin moves the account to the victim's address.
             let moved = try await client.post(
-                "/v1/accounts:update", json: #"{"idToken":"\#(try #require(enrolled["idToken"] as? String))","email":"victim@example.com"}"#)
+                "/v1/accounts:update", json: #"{"localId":"\#(try #require(attacker["localId"] as? String))","email":"victim@example.com"}"#,
+                headers: [.authorization: "Bearer \(TestWorkspace.adminToken)"])
             #expect(moved.status == .ok, "\(moved.text)")
-            // Message 2 offers mallory@example.com, which the attacker had proven, the undo of the change.
-            let victim = try await Self.signIn(client, mailbox, email: "victim@example.com", message: 3)
+            let victim = try await Self.signIn(client, mailbox, email: "victim@example.com", message: 2)
             #expect(victim["idToken"] is String && victim["mfaPendingCredential"] == nil)
             #expect(victim["localId"] as? String == attacker["localId"] as? String)
             let user = try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(try #require(victim["idToken"] as? String))"}"#).json

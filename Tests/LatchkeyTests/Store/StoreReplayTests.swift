@@ -51,7 +51,9 @@ import Testing
                 issuer: LinkIssuer(
                     secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL, codeLifetime: 600, isDevelopment: false,
                     enumerationProtection: true, limiter: limiter),
-                completer: LinkCompleter(store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter),
+                completer: LinkCompleter(
+                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                 replay: StoreReplay(
                     store: store, limits: .standard, secret: secret, clock: clock, codeLifetime: 600, settings: settings,
                     sealedLetter: Data(count: 400), requester: requester),

@@ -14,6 +14,10 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE id = \(id) FOR UPDATE").map(Self.account(from:))
     }
 
+    func lockedAccount(email: EmailAddress) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE email = \(email.value) FOR UPDATE").map(Self.account(from:))
+    }
+
     func insert(_ account: Account) async throws {
         try await executeGuarded(
             """

@@ -30,11 +30,11 @@ extension PostgresStoreTransaction {
             """)
     }
 
-    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws {
+    func spendOutstandingRequests(accountID: String, sparingUndosBefore undoID: Int64?, at now: Date) async throws {
         try await execute(
             """
             UPDATE pending_requests SET used_at = \(now.timeIntervalSince1970)
-            WHERE account_id = \(accountID) AND action <> \(kept?.rawValue ?? "") AND used_at IS NULL
+            WHERE account_id = \(accountID) AND used_at IS NULL AND NOT (action = 'recoverEmail' AND id < \(undoID ?? 0))
             """)
     }
 
@@ -44,6 +44,7 @@ extension PostgresStoreTransaction {
             SELECT 1 FROM pending_requests
             WHERE email = \(email.value) AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
                 AND account_id <> \(accountID)
+                AND EXISTS (SELECT 1 FROM accounts WHERE accounts.id = pending_requests.account_id AND NOT accounts.disabled)
             LIMIT 1
             """) != nil
     }

@@ -14,6 +14,10 @@ extension SQLiteStoreTransaction {
         try await account(id: id)
     }
 
+    func lockedAccount(email: EmailAddress) async throws -> Account? {
+        try await account(email: email)
+    }
+
     func insert(_ account: Account) async throws {
         try executeGuarded(
             sql: """

@@ -32,17 +32,22 @@ extension SQLiteStoreTransaction {
             arguments: [now.timeIntervalSince1970, email.value, action.rawValue])
     }
 
-    func spendOutstandingRequests(accountID: String, keeping kept: EmailAction?, at now: Date) async throws {
+    func spendOutstandingRequests(accountID: String, sparingUndosBefore undoID: Int64?, at now: Date) async throws {
         try execute(
-            sql: "UPDATE pending_requests SET used_at = ? WHERE account_id = ? AND action <> ? AND used_at IS NULL",
-            arguments: [now.timeIntervalSince1970, accountID, kept?.rawValue ?? ""])
+            sql: """
+                UPDATE pending_requests SET used_at = ?
+                WHERE account_id = ? AND used_at IS NULL AND NOT (action = 'recoverEmail' AND id < ?)
+                """,
+            arguments: [now.timeIntervalSince1970, accountID, undoID ?? 0])
     }
 
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool {
         try row(
             sql: """
                 SELECT 1 FROM pending_requests
-                WHERE email = ? AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > ? AND account_id <> ? LIMIT 1
+                WHERE email = ? AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > ? AND account_id <> ?
+                    AND EXISTS (SELECT 1 FROM accounts WHERE accounts.id = pending_requests.account_id AND NOT accounts.disabled)
+                LIMIT 1
                 """,
             arguments: [email.value, now.timeIntervalSince1970, accountID]) != nil
     }

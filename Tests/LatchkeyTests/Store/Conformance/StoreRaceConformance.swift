@@ -32,7 +32,9 @@ import Testing
             try await body(
                     Services(
                         store: store, secret: secret,
-                        completer: LinkCompleter(store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter),
+                        completer: LinkCompleter(
+                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                         passwords: PasswordAccounts(
                             store: store, hasher: PasswordHasher(cost: 4), clock: clock, finisher: finisher, enumerationProtection: false,
                             limiter: limiter),
