@@ -54,7 +54,7 @@ enum PostgresTestServer {
         return [
             "storage.kind": "postgres",
             "storage.postgres": [
-                "host": host, "port": port, "database": name, "user": "latchkey", "tls": "disable", "poolSize": 4, "connectTimeoutSeconds": 30,
+                "host": host, "port": port, "database": name, "user": "latchkey", "tls": "disable", "poolSize": 8, "connectTimeoutSeconds": 30,
             ],
         ]
     }
