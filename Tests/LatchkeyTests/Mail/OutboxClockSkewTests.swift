@@ -14,7 +14,7 @@ import Testing
         var policy = DeliveryPolicy()
         // A retry falls due within the test, by whichever clock judges it, yet not so soon that the failing instance's
         // own next claim round, slowed by a loaded machine, finds it due again.
-        policy.firstDelay = 2
+        policy.firstDelay = 6
         let renderer = try await EmailRenderer(
             templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
@@ -65,7 +65,7 @@ import Testing
 
             await ahead.deliverDueMessages()
             #expect(failing.delivered.isEmpty)
-            try await Task.sleep(for: .milliseconds(2_500))
+            try await Task.sleep(for: .milliseconds(6_500))
             await behind.deliverDueMessages()
             #expect(recording.delivered.count == 1 && failing.delivered.isEmpty)
         }

@@ -16,7 +16,8 @@ enum CopyDeployment {
     static func settings() async throws -> [String: Any] {
         let provider = try await OIDCProviderMock.shared.value
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-copy-client-secret")
-        try Data("copy-secret".utf8).write(to: secret)
+        // Atomically: the test's cases run at once, and one must never read the file while another rewrites it.
+        try Data("copy-secret".utf8).write(to: secret, options: .atomic)
         return [
             "rateLimits.sendPerEmail": [["limit": 100, "windowSeconds": 3600]], "authorizedDomains": ["app.example.com"], "mfa.state": "ENABLED",
             "identityProviders": [
