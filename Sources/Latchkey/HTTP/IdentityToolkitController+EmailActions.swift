@@ -7,7 +7,8 @@ extension IdentityToolkitController {
     /// A password reset is asked for by address with the API key alone; a verification or an address change by the
     /// signed-in user's ID token, or by an admin for any address.
     func sendActionCode(_ body: SendOobCodeRequest, _ request: Request, context: AppRequestContext) async throws -> GetOobConfirmationCodeResponse {
-        guard let action = EmailAction(body.requestType), action.isForAccount else { throw SignInError.invalidRequestType }
+        // Sign-in requests never come here; the undo of a change is never asked for (nil).
+        guard let action = EmailAction(body.requestType) else { throw SignInError.invalidRequestType }
         let settings = try actionSettings(body)
         let newEmail: EmailAddress?
         if action == .verifyAndChangeEmail {
