@@ -7,7 +7,7 @@ import Testing
 
     func makeRenderer() async throws -> EmailRenderer {
         try await EmailRenderer(
-            templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
+            templates: TestTemplates.library(),
             sender: MailAddress(address: "no-reply@example.com", displayName: "Example"), appName: "Example")
     }
 

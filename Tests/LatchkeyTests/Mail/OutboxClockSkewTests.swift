@@ -16,7 +16,7 @@ import Testing
         // own next claim round, slowed by a loaded machine, finds it due again.
         policy.firstDelay = 6
         let renderer = try await EmailRenderer(
-            templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
+            templates: TestTemplates.library(),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         let service = OutboxDeliveryService(
             store: opened.store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,

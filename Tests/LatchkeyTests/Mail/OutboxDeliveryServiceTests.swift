@@ -24,7 +24,7 @@ import Testing
         var policy = DeliveryPolicy()
         policy.maximumAttempts = 3
         let renderer = try await EmailRenderer(
-            templates: TemplateLibrary(directory: TestWorkspace.repositoryRoot.appendingPathComponent("templates").path),
+            templates: TestTemplates.library(),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         let service = OutboxDeliveryService(
             store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,

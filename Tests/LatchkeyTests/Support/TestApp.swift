@@ -14,7 +14,8 @@ func withApp(
     try await withWorkspace { workspace in
         let configuration = try await store.configuration(in: workspace, overrides)
         try await initialize(configuration, now: clock.now)
-        let app = try await buildApplication(configuration, clock: clock, logger: logger)
+        let app = try await buildApplication(
+            configuration, clock: clock, logger: logger, templates: TestTemplates.library(for: configuration.templatesDirectory))
         let mailbox = Mailbox(directory: workspace.outboxDirectory)
         try await app.test(testing) { client in
             try await body(client, workspace, mailbox)

@@ -23,7 +23,7 @@ struct TestWorkspace {
             "apiKeys": [Self.apiKey],
             "adminTokens": [Self.adminToken],
             "authorizedDomains": ["app.example.com", "localhost"],
-            "templatesDirectory": Self.repositoryRoot.appendingPathComponent("templates").path,
+            "templatesDirectory": TestTemplates.directory,
             "openAPIDocument": Self.repositoryRoot.appendingPathComponent("openapi.json").path,
             "storage": ["sqlite": ["path": databasePath]],
             "security": ["serverSecretFile": directory.appendingPathComponent("server-secret").path, "passwordHashCost": 4],

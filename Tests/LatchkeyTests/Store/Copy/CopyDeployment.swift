@@ -101,7 +101,8 @@ enum CopyDeployment {
     static func serve<T: Sendable>(
         _ configuration: AppConfiguration, clock: FixedClock, _ body: @Sendable (any TestClientProtocol, Mailbox) async throws -> T
     ) async throws -> T {
-        let app = try await buildApplication(configuration, clock: clock, logger: logger)
+        let app = try await buildApplication(
+            configuration, clock: clock, logger: logger, templates: TestTemplates.library(for: configuration.templatesDirectory))
         let mailbox = Mailbox(directory: URL(fileURLWithPath: configuration.mail.fileDirectory))
         return try await app.test(.live) { client in try await body(client, mailbox) }
     }
