@@ -226,9 +226,11 @@ struct CurlSMTPTransportTests {
         }
     }
 
+    /// The one worker is held by a silent server for 8 s, long enough that a loaded machine still cancels the second
+    /// message while it waits (with 2 s, the first could time out first and the worker take the second).
     @Test func cancellingAQueuedMessageWithdrawsIt() async throws {
         try await withSMTPSink(.init(isSilent: true)) { sink in
-            try await withTransport(sink.settings(workers: 1, timeoutSeconds: 2)) { transport in
+            try await withTransport(sink.settings(workers: 1, timeoutSeconds: 8)) { transport in
                 async let first: Void = transport.deliver(Self.message(1), to: Self.alice, id: 1)
                 try await waitUntil { try sink.connectionCount() == 1 }
                 let queued = Task { try await transport.deliver(Self.message(2), to: Self.alice, id: 2) }
