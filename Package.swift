@@ -7,11 +7,15 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "latchkey",
-    platforms: [.macOS(.v15)],
+    // macOS 15 is the server's floor; the other platforms are the LatchkeyAuth client's (the only product they build).
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "latchkey", targets: ["LatchkeyServer"]),
         // The request and response bodies, for Swift clients of the API.
         .library(name: "LatchkeyWire", targets: ["LatchkeyWire"]),
+        // The Swift client, Firebase Auth's shape over Latchkey's API: Foundation and the wire types only.
+        .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
+        .executable(name: "latchkey-signin", targets: ["LatchkeySignIn"]),
         .executable(name: "latchkey-store-bench", targets: ["LatchkeyStoreBench"]),
     ],
     dependencies: [
@@ -39,6 +43,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Foundation only: the client library shares it, so it can know nothing of the server.
         .target(name: "LatchkeyWire", swiftSettings: swiftSettings),
+        .target(name: "LatchkeyAuth", dependencies: ["LatchkeyWire"], swiftSettings: swiftSettings),
+        // The example: email-link sign-in from a terminal, on LatchkeyAuth alone.
+        .executableTarget(name: "LatchkeySignIn", dependencies: ["LatchkeyAuth"], swiftSettings: swiftSettings),
         .target(
             name: "Latchkey",
             dependencies: [
@@ -87,6 +94,7 @@ let package = Package(
             dependencies: [
                 "Latchkey",
                 "LatchkeyWire",
+                "LatchkeyAuth",
                 "LatchkeyStoreBench",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

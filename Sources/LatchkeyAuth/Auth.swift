@@ -1,0 +1,93 @@
+import Foundation
+import LatchkeyWire
+
+/// The entry point (Firebase's `Auth`): signs users in against one Latchkey service and keeps the signed-in user.
+///
+///     let auth = Auth(serviceURL: URL(string: "https://auth.example.com")!, apiKey: "…")
+///     try await auth.sendSignInLink(toEmail: address, actionCodeSettings: settings)
+///     // … later, with the link the app was opened with:
+///     let result = try await auth.signIn(withEmail: address, link: url.absoluteString)
+public final class Auth: Sendable {
+    let state: AuthState
+    var backend: IdentityToolkit { state.backend }
+
+    /// An `Auth` for the service at `serviceURL` (the root the API paths `v1/…` hang off) and one of its API keys.
+    /// The user signed in last time comes back from `persistence`.
+    public init(
+        serviceURL: URL, apiKey: String, transport: any AuthTransport = URLSessionTransport(), persistence: (any UserPersistence)? = nil
+    ) {
+        state = AuthState(
+            backend: IdentityToolkit(serviceURL: serviceURL, apiKey: apiKey, transport: transport),
+            persistence: persistence ?? Self.defaultPersistence(for: serviceURL))
+    }
+
+    /// The Keychain on Apple platforms; elsewhere a file under `~/.config/latchkey/`, one per service.
+    static func defaultPersistence(for serviceURL: URL) -> any UserPersistence {
+        #if canImport(Security)
+        KeychainUserPersistence(service: "latchkey.auth.\(serviceURL.host ?? "service")")
+        #else
+        let name = [serviceURL.host, serviceURL.port.map(String.init)].compactMap { $0 }.joined(separator: "-")
+        return FileUserPersistence(
+            url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/latchkey/\(name.isEmpty ? "service" : name).json"))
+        #endif
+    }
+
+    /// The signed-in user, or `nil`.
+    public var currentUser: User? { state.currentUser }
+
+    /// The current user at once, then again after every sign-in and sign-out.
+    public var authStateChanges: AsyncStream<User?> { state.changes() }
+
+    /// Forgets the current user on this device. The session stays valid on the service until it expires or is revoked.
+    public func signOut() throws {
+        try state.signOut()
+    }
+
+    public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
+        let answer: VerifyPasswordResponse = try await backend.call(
+            "v1/accounts:signInWithPassword", VerifyPasswordRequest(email: email, password: password))
+        return try await state.finish(
+            SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+                         mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), provider: EmailAuthProvider.id)
+    }
+
+    public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
+        let answer: SignupNewUserResponse = try await backend.call("v1/accounts:signUp", SignupNewUserRequest(email: email, password: password))
+        return try await state.finish(SignInAnswer(answer), provider: EmailAuthProvider.id, isNewUser: true)
+    }
+
+    /// Signs in as a new anonymous user, or answers the current user when it is anonymous already.
+    public func signInAnonymously() async throws -> AuthDataResult {
+        if let user = currentUser, user.isAnonymous {
+            return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: false))
+        }
+        let answer: SignupNewUserResponse = try await backend.call("v1/accounts:signUp", SignupNewUserRequest())
+        return try await state.finish(SignInAnswer(answer), provider: nil, isNewUser: true)
+    }
+
+    /// How the address can sign in (`password`, `emailLink`, a provider's id); empty for an unknown address, and
+    /// always empty when the service protects against address enumeration.
+    public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
+        let answer: CreateAuthUriResponse = try await backend.call(
+            "v1/accounts:createAuthUri", CreateAuthUriRequest(identifier: email, continueUri: "http://localhost"))
+        return answer.signinMethods ?? []
+    }
+
+    /// Signs in with any credential: an email link, a password, or an identity provider's tokens.
+    public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        try await state.signIn(with: credential, linkingTo: nil)
+    }
+}
+
+/// A sign-in's outcome (Firebase's `AuthDataResult`).
+public struct AuthDataResult: Sendable {
+    public let user: User
+    public let additionalUserInfo: AdditionalUserInfo?
+}
+
+/// What the sign-in said beyond the user (Firebase's `AdditionalUserInfo`).
+public struct AdditionalUserInfo: Sendable, Equatable {
+    /// `password`, `emailLink`, the identity provider's id, or `nil` for an anonymous sign-in.
+    public let providerID: String?
+    public let isNewUser: Bool
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LatchkeyWire
+
+/// What every first-factor answer has in common: a session's tokens, or a second factor to ask for.
+struct SignInAnswer {
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+    var mfaPendingCredential: String?
+    var mfaInfo: [MfaEnrollment]?
+
+    init(idToken: String?, refreshToken: String?, expiresIn: String?, mfaPendingCredential: String? = nil, mfaInfo: [MfaEnrollment]? = nil) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaInfo = mfaInfo
+    }
+
+    init(_ answer: SignupNewUserResponse) {
+        self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
+    }
+
+    /// The session's tokens; throws `secondFactorRequired` (with its resolver) when the account asks for a second factor.
+    func tokens(state: AuthState, provider: String?) throws -> TokenSet {
+        if let mfaPendingCredential {
+            let resolver = MultiFactorResolver(
+                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map(MultiFactorInfo.init), provider: provider)
+            throw AuthError(.secondFactorRequired, message: "the account asks for a second factor", resolver: resolver)
+        }
+        guard let idToken, let refreshToken else { throw AuthError(.internalError, message: "the sign-in answered no session") }
+        return TokenSet(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
+    }
+}
+
+extension AuthState {
+    /// Makes the answer's session the signed-in user.
+    func finish(_ answer: SignInAnswer, provider: String?, isNewUser: Bool = false) async throws -> AuthDataResult {
+        let user = try await signIn(with: try answer.tokens(state: self, provider: provider))
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: provider, isNewUser: isNewUser))
+    }
+
+    /// Proves `credential`, for the signed-in user's `idToken` when linking it to that account.
+    func answer(for credential: AuthCredential, linkingTo idToken: String?) async throws -> (answer: SignInAnswer, isNewUser: Bool) {
+        switch credential.proof {
+        case .password(let email, let password):
+            if let idToken {
+                let request = SetAccountInfoRequest(idToken: idToken, email: email, password: password, returnSecureToken: true)
+                let answer: SetAccountInfoResponse = try await backend.call("v1/accounts:update", request)
+                return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn), false)
+            }
+            let answer: VerifyPasswordResponse = try await backend.call(
+                "v1/accounts:signInWithPassword", VerifyPasswordRequest(email: email, password: password))
+            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), false)
+        case .emailLink(let email, let link):
+            // Not a link: the code the email shows for typing, which the service reads in the same field.
+            let code = EmailActionLink(link)?.code ?? link.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !code.isEmpty else { throw AuthError(.missingActionCode, message: "the link holds no sign-in code") }
+            let answer: EmailLinkSigninResponse = try await backend.call(
+                "v1/accounts:signInWithEmailLink", EmailLinkSigninRequest(email: email, oobCode: code, idToken: idToken))
+            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), answer.isNewUser)
+        case .provider, .pending, .providerResponse:
+            guard let request = credential.identityProviderRequest(linkingTo: idToken) else { throw AuthError(.invalidCredential) }
+            let answer: SignInWithIdpResponse = try await backend.call("v1/accounts:signInWithIdp", request)
+            if answer.needConfirmation == true {
+                throw AuthError(
+                    .accountExistsWithDifferentCredential, message: "an account with this address signs in another way",
+                    email: answer.email, updatedCredential: answer.pendingToken.map { AuthCredential(provider: credential.provider, proof: .pending(token: $0)) })
+            }
+            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), answer.isNewUser ?? false)
+        }
+    }
+
+    func signIn(with credential: AuthCredential, linkingTo idToken: String?) async throws -> AuthDataResult {
+        let (answer, isNewUser) = try await answer(for: credential, linkingTo: idToken)
+        return try await finish(answer, provider: credential.provider, isNewUser: isNewUser)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LatchkeyWire
+
+extension User {
+    /// Reads the account again (address, verification, providers, second factors).
+    public func reload() async throws {
+        let idToken = try await getIDToken()
+        let lookup: GetAccountInfoResponse = try await backend.call("v1/accounts:lookup", GetAccountInfoRequest(idToken: idToken))
+        guard let account = lookup.users.first else { throw AuthError(.userNotFound) }
+        persist { record in record = UserRecord(account, tokens: record.tokens) }
+    }
+
+    /// Adds a way to sign in to this account: a password, an email link, or an identity provider.
+    @discardableResult
+    public func link(with credential: AuthCredential) async throws -> AuthDataResult {
+        let owner = try signedInOwner()
+        let (answer, _) = try await owner.answer(for: credential, linkingTo: try await getIDToken())
+        try await adopt(answer, owner: owner)
+        return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+    }
+
+    /// Removes the identity provider `provider` (or `password`) from the account.
+    public func unlink(fromProvider provider: String) async throws {
+        guard providerData.contains(where: { $0.providerID == provider }) else { throw AuthError(.noSuchProvider, message: provider) }
+        let _: EmptyResponse = try await backend.call(
+            "v1/accounts:update", SetAccountInfoRequest(idToken: try await getIDToken(), deleteProvider: [provider]))
+        try await reload()
+    }
+
+    /// Proves again who the user is, for the calls that ask for a recent sign-in. The credential must be this user's.
+    @discardableResult
+    public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
+        let owner = try signedInOwner()
+        let (answer, _) = try await owner.answer(for: credential, linkingTo: nil)
+        let tokens = try answer.tokens(state: owner, provider: credential.provider)
+        guard try IDTokenResult(token: tokens.idToken).subject == uid else { throw AuthError(.userMismatch) }
+        await session.replace(with: tokens)
+        persist { $0.tokens = tokens }
+        return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+    }
+
+    /// Sets a new password (after a recent sign-in); the service ends the account's other sessions.
+    public func updatePassword(to password: String) async throws {
+        let answer: SetAccountInfoResponse = try await backend.call(
+            "v1/accounts:update", SetAccountInfoRequest(idToken: try await getIDToken(), password: password, returnSecureToken: true))
+        try await adopt(SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn), owner: try signedInOwner())
+    }
+
+    /// Mails a link that proves the user's address.
+    public func sendEmailVerification(with actionCodeSettings: ActionCodeSettings? = nil) async throws {
+        let request = (actionCodeSettings ?? ActionCodeSettings()).request(.verifyEmail, idToken: try await getIDToken())
+        let _: EmptyResponse = try await backend.call("v1/accounts:sendOobCode", request)
+    }
+
+    /// Mails `newEmail` a link that moves the account there once opened (after a recent sign-in); the old address is
+    /// told, with a way to undo it.
+    public func sendEmailVerification(beforeUpdatingEmail newEmail: String, actionCodeSettings: ActionCodeSettings? = nil) async throws {
+        let request = (actionCodeSettings ?? ActionCodeSettings()).request(.verifyAndChangeEmail, idToken: try await getIDToken(), newEmail: newEmail)
+        let _: EmptyResponse = try await backend.call("v1/accounts:sendOobCode", request)
+    }
+
+    /// Deletes the account (after a recent sign-in) and signs out.
+    public func delete() async throws {
+        let _: EmptyResponse = try await backend.call("v1/accounts:delete", DeleteAccountRequest(idToken: try await getIDToken()))
+        try owner?.signOut(ifCurrent: self)
+    }
+
+    /// The `Auth` this user belongs to, still alive.
+    func signedInOwner() throws -> AuthState {
+        guard let owner else { throw AuthError(.internalError, message: "the Auth this user signed in with is gone") }
+        return owner
+    }
+
+    /// Takes the session a link or a password change answered with, then reads the account again.
+    func adopt(_ answer: SignInAnswer, owner: AuthState) async throws {
+        let tokens = try answer.tokens(state: owner, provider: nil)
+        await session.replace(with: tokens)
+        persist { $0.tokens = tokens }
+        try await reload()
+    }
+}

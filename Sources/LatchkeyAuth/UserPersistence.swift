@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where the signed-in user is kept between launches: the Keychain on Apple platforms, a file readable by its owner
+/// only on Linux, or memory. What is stored holds the refresh token: keep it out of logs and backups.
+public protocol UserPersistence: Sendable {
+    /// The stored user, or `nil` when nobody is signed in.
+    func load() throws -> Data?
+    func save(_ data: Data) throws
+    func remove() throws
+}
+
+/// Keeps the user for the life of the process only.
+public final class MemoryUserPersistence: UserPersistence {
+    private let stored = Locked<Data?>(nil)
+
+    public init() {}
+
+    public func load() throws -> Data? { stored.current }
+    public func save(_ data: Data) throws { stored.withLock { $0 = data } }
+    public func remove() throws { stored.withLock { $0 = nil } }
+}
+
+/// Keeps the user in a file created with mode 0600, written atomically.
+public struct FileUserPersistence: UserPersistence {
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    public func load() throws -> Data? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try Data(contentsOf: url)
+    }
+
+    public func save(_ data: Data) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Written beside the file with owner-only rights from the start, then renamed over it: never readable by others,
+        // never half written.
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw AuthError(.keychainError, message: "cannot write \(temporary.path)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw AuthError(.keychainError, message: "cannot write \(url.path): \(reason)")
+        }
+    }
+
+    public func remove() throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        try FileManager.default.removeItem(at: url)
+    }
+}
+
+#if canImport(Security)
+import Security
+
+/// Keeps the user in the Keychain as a generic password, readable after the device's first unlock.
+public struct KeychainUserPersistence: UserPersistence {
+    public let service: String
+    public let account: String
+
+    public init(service: String = "latchkey.auth", account: String = "currentUser") {
+        self.service = service
+        self.account = account
+    }
+
+    private var query: [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
+    }
+
+    public func load() throws -> Data? {
+        var result: AnyObject?
+        var search = query
+        search[kSecReturnData as String] = true
+        search[kSecMatchLimit as String] = kSecMatchLimitOne
+        let status = SecItemCopyMatching(search as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess else { throw AuthError(.keychainError, message: "SecItemCopyMatching: \(status)") }
+        return result as? Data
+    }
+
+    public func save(_ data: Data) throws {
+        let update: [String: Any] = [kSecValueData as String: data]
+        var status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
+        if status == errSecItemNotFound {
+            var item = query
+            item[kSecValueData as String] = data
+            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            status = SecItemAdd(item as CFDictionary, nil)
+        }
+        guard status == errSecSuccess else { throw AuthError(.keychainError, message: "saving the user: \(status)") }
+    }
+
+    public func remove() throws {
+        let status = SecItemDelete(query as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw AuthError(.keychainError, message: "SecItemDelete: \(status)") }
+    }
+}
+#endif

@@ -1,0 +1,89 @@
+// latchkey-signin: email-link sign-in from a terminal, built on LatchkeyAuth.
+//
+//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out]
+//
+// Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
+// in, and prints the ID token's claims. The session is kept in FILE (mode 0600), so the next run is already signed in.
+import Foundation
+import LatchkeyAuth
+
+struct Options {
+    var service: URL
+    var apiKey = "dev-api-key"
+    var session = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/latchkey/signin-session.json")
+    var signOut = false
+
+    init(_ arguments: [String]) throws {
+        var serviceText = "http://localhost:8080"
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            if flag == "--sign-out" {
+                signOut = true
+                continue
+            }
+            guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value") }
+            switch flag {
+            case "--service": serviceText = value
+            case "--api-key": apiKey = value
+            case "--session": session = URL(fileURLWithPath: value)
+            default: throw Failure("unknown option \(flag); options: --service URL --api-key KEY --session FILE --sign-out")
+            }
+        }
+        guard let service = URL(string: serviceText), service.scheme != nil else {
+            throw Failure("--service must be a URL such as http://localhost:8080")
+        }
+        self.service = service
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Writes straight to standard output, unbuffered, so that a prompt shows before the program waits for its answer.
+func say(_ text: String, terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((text + terminator).utf8))
+}
+
+/// One line from standard input, trimmed; the end of input is an error.
+func ask(_ prompt: String) throws -> String {
+    say(prompt, terminator: " ")
+    guard let line = readLine() else { throw Failure("no answer on standard input") }
+    return line.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+func run() async throws {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let service = options.service
+    let auth = Auth(serviceURL: service, apiKey: options.apiKey, persistence: FileUserPersistence(url: options.session))
+    if options.signOut {
+        try auth.signOut()
+        say("Signed out.")
+        return
+    }
+    let user: User
+    if let signedIn = auth.currentUser {
+        user = signedIn
+        say("Already signed in as \(signedIn.email ?? signedIn.uid).")
+    } else {
+        let email = try ask("Email address:")
+        // The link leads back to the service itself: a terminal has no app to open it, the user pastes it here.
+        try await auth.sendSignInLink(toEmail: email, actionCodeSettings: ActionCodeSettings(url: service, handleCodeInApp: true))
+        say("A sign-in link is on its way to \(email).")
+        let link = try ask("Paste the link from the email, or the code it shows:")
+        user = try await auth.signIn(withEmail: email, link: link).user
+        say("Signed in as \(user.email ?? user.uid).")
+    }
+    let token = try await user.getIDTokenResult()
+    let claims = try JSONSerialization.data(withJSONObject: token.claims, options: [.prettyPrinted, .sortedKeys])
+    say("ID token claims (valid until \(token.expirationDate)):")
+    say(String(decoding: claims, as: UTF8.self))
+}
+
+do {
+    try await run()
+} catch {
+    FileHandle.standardError.write(Data("latchkey-signin: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,103 @@
+"""LatchkeyAuth, the Swift client library (issue #20), against the live binary: `latchkey-signin`, the example tool built
+on it, signs in over real HTTP with the link from the email, and on a second device with the code the email shows.
+
+The tool keeps the session in a file of mode 0600; a second run finds the user signed in and renews the ID token with
+the stored refresh token; `--sign-out` forgets it. Neither the refresh token nor the code appears in what it prints.
+"""
+
+import json
+import re
+import stat
+import subprocess
+
+from harness import API_KEY, BINARY, read_email, read_link
+
+SIGNIN = BINARY.parent / "latchkey-signin"
+CODE = r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}"
+TIMEOUT = 30
+
+
+def run(server, session, *extra, answers=None):
+    """Runs the tool against `server`; `answers(process)` types into it while it runs. Returns its output."""
+    process = subprocess.Popen(
+        [str(SIGNIN), "--service", server.url, "--api-key", API_KEY, "--session", str(session), *extra],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    if answers:
+        answers(process)
+    output, errors = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, errors
+    return output
+
+
+def type_line(process, text):
+    process.stdin.write(text + "\n")
+    process.stdin.flush()
+
+
+def claims_in(output):
+    return json.loads(output[output.index("{"):])
+
+
+def test_signs_in_with_the_link_keeps_the_session_and_signs_out(start_latchkey, tmp_path):
+    server = start_latchkey(emailLink={"codeLifetimeSeconds": 600, "typedCode": True})
+    session = tmp_path / "client" / "session.json"
+
+    def answer(process):
+        type_line(process, "ada@example.com")
+        type_line(process, read_link(server, 1))
+
+    output = run(server, session, answers=answer)
+    assert "A sign-in link is on its way to ada@example.com." in output and "Signed in as ada@example.com." in output, output
+    claims = claims_in(output)
+    assert claims["email"] == "ada@example.com" and claims["email_verified"] is True
+    assert claims["firebase"]["sign_in_provider"] == "password" and claims["iss"] == server.url
+
+    assert stat.S_IMODE(session.stat().st_mode) == 0o600
+    stored = json.loads(session.read_text())
+    refresh_token = stored["tokens"]["refreshToken"]
+    assert refresh_token not in output
+
+    again = run(server, session)
+    assert "Already signed in as ada@example.com." in again and claims_in(again)["sub"] == claims["sub"], again
+
+    assert "Signed out." in run(server, session, "--sign-out")
+    assert not session.exists()
+    assert refresh_token not in server.logs()
+
+
+def test_a_second_device_signs_in_with_the_typed_code(start_latchkey, tmp_path):
+    server = start_latchkey(emailLink={"codeLifetimeSeconds": 600, "typedCode": True})
+
+    def answer(process):
+        type_line(process, "bea@example.com")
+        text = read_email(server, 1).get_body(preferencelist=("plain",)).get_content()
+        code = re.search(rf"^\s*({CODE})\s*$", text, re.MULTILINE).group(1)
+        answer.code = code
+        type_line(process, code.lower())
+
+    output = run(server, tmp_path / "tablet.json", answers=answer)
+    assert "Signed in as bea@example.com." in output, output
+    assert claims_in(output)["email"] == "bea@example.com"
+    assert answer.code not in output and answer.code not in server.logs()
+
+
+def test_a_spent_link_fails_cleanly(start_latchkey, tmp_path):
+    server = start_latchkey()
+
+    def answer(process):
+        type_line(process, "cy@example.com")
+        answer.link = read_link(server, 1)
+        type_line(process, answer.link)
+
+    run(server, tmp_path / "one.json", answers=answer)
+    process = subprocess.Popen(
+        [str(SIGNIN), "--service", server.url, "--api-key", API_KEY, "--session", str(tmp_path / "two.json")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    type_line(process, "cy@example.com")
+    read_email(server, 2)
+    type_line(process, answer.link)
+    _, errors = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 1
+    assert "AuthError.invalidActionCode (INVALID_OOB_CODE)" in errors, errors
