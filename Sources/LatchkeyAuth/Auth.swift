@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyWire
 
 /// The entry point (Firebase's `Auth`): signs users in against one Latchkey service and keeps the signed-in user.
+/// Make one per service and persistence for the life of the app: two on the same stored user would each renew its
+/// tokens, and the service takes a refresh token used twice for a stolen one.
 ///
 ///     let auth = Auth(serviceURL: URL(string: "https://auth.example.com")!, apiKey: "…")
 ///     try await auth.sendSignInLink(toEmail: address, actionCodeSettings: settings)
@@ -21,12 +23,12 @@ public final class Auth: Sendable {
             persistence: persistence ?? Self.defaultPersistence(for: serviceURL))
     }
 
-    /// The Keychain on Apple platforms; elsewhere a file under `~/.config/latchkey/`, one per service.
+    /// The Keychain on Apple platforms; elsewhere a file under `~/.config/latchkey/`; one per service (host and port).
     static func defaultPersistence(for serviceURL: URL) -> any UserPersistence {
-        #if canImport(Security)
-        KeychainUserPersistence(service: "latchkey.auth.\(serviceURL.host ?? "service")")
-        #else
         let name = [serviceURL.host, serviceURL.port.map(String.init)].compactMap { $0 }.joined(separator: "-")
+        #if canImport(Security)
+        return KeychainUserPersistence(service: "latchkey.auth.\(name)")
+        #else
         return FileUserPersistence(
             url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/latchkey/\(name.isEmpty ? "service" : name).json"))
         #endif
@@ -44,11 +46,7 @@ public final class Auth: Sendable {
     }
 
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
-        let answer: VerifyPasswordResponse = try await backend.call(
-            "v1/accounts:signInWithPassword", VerifyPasswordRequest(email: email, password: password))
-        return try await state.finish(
-            SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
-                         mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), provider: EmailAuthProvider.id)
+        try await signIn(with: EmailAuthProvider.credential(withEmail: email, password: password))
     }
 
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
@@ -87,7 +85,7 @@ public struct AuthDataResult: Sendable {
 
 /// What the sign-in said beyond the user (Firebase's `AdditionalUserInfo`).
 public struct AdditionalUserInfo: Sendable, Equatable {
-    /// `password`, `emailLink`, the identity provider's id, or `nil` for an anonymous sign-in.
+    /// `password` (a password or an email link), the identity provider's id, or `nil` for an anonymous sign-in.
     public let providerID: String?
     public let isNewUser: Bool
 }

@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyWire
 
 /// Proof of who the user is, to sign in, link or re-authenticate with (Firebase's `AuthCredential`).
-public struct AuthCredential: Sendable, CustomStringConvertible {
+public struct AuthCredential: Sendable, CustomStringConvertible, CustomReflectable {
     enum Proof: Sendable {
         case emailLink(email: String, link: String)
         case password(email: String, password: String)
@@ -14,12 +14,14 @@ public struct AuthCredential: Sendable, CustomStringConvertible {
         case providerResponse(requestURI: String, sessionID: String)
     }
 
-    /// `password`, `emailLink`, or the identity provider's id (`google.com`, `apple.com`, `oidc.…`).
+    /// `password` (for a password or an email link, as Firebase), or the identity provider's id (`google.com`,
+    /// `apple.com`, `oidc.…`).
     public let provider: String
     let proof: Proof
 
-    /// Never shows the secret it holds.
+    /// Never shows the secret it holds, nor does `dump`.
     public var description: String { "AuthCredential(\(provider))" }
+    public var customMirror: Mirror { Mirror(self, children: ["provider": provider]) }
 }
 
 /// Credentials for an address (Firebase's `EmailAuthProvider`).
@@ -102,8 +104,12 @@ public struct OAuthProvider: Sendable {
         if let link = value("link") {
             return AuthCredential(provider: providerID, proof: .providerResponse(requestURI: link, sessionID: signIn.sessionID))
         }
-        let failure = value("firebaseError").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
-        throw AuthError(.webContextCancelled, message: failure?["message"] ?? "the sign-in page answered neither a link nor an error")
+        guard let failure = value("firebaseError").flatMap({ try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }),
+              let code = failure["code"]
+        else { throw AuthError(.webContextCancelled, message: "the sign-in page answered neither a link nor an error") }
+        // The page names the error as the SDKs do (`auth/operation-not-allowed`): the service's code in another spelling.
+        let serverCode = code.replacingOccurrences(of: "auth/", with: "").replacingOccurrences(of: "-", with: "_").uppercased()
+        throw AuthError(AuthErrorCode(serverCode: serverCode), message: failure["message"], serverCode: serverCode)
     }
 
     private static func json(_ parameters: [String: String]) -> String {
@@ -124,8 +130,8 @@ public enum GoogleAuthProvider {
 
 extension AuthCredential {
     /// The `accounts:signInWithIdp` request for a provider's credential, for a signed-in user's `idToken` when linking.
-    func identityProviderRequest(linkingTo idToken: String?) -> SignInWithIdpRequest? {
-        var request = SignInWithIdpRequest(requestUri: "http://localhost", returnSecureToken: true)
+    func identityProviderRequest(linkingTo idToken: String?, autoCreate: Bool) -> SignInWithIdpRequest? {
+        var request = SignInWithIdpRequest(requestUri: "http://localhost", returnSecureToken: true, autoCreate: autoCreate ? nil : false)
         switch proof {
         case .provider(let providerIDToken, let rawNonce, let accessToken):
             var fields = [URLQueryItem(name: "providerId", value: provider)]

@@ -35,7 +35,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     /// The service's refusal `body` (Google's error envelope, its message `CODE` or `CODE : detail`).
     init(refusal body: Data, status: Int) {
         guard let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: body) else {
-            self.init(.internalError, message: "HTTP \(status) without an error envelope", status: status)
+            // A proxy's page, not the service's answer.
+            self.init(status == 429 ? .tooManyRequests : .internalError, message: "HTTP \(status) without an error envelope", status: status)
             return
         }
         let parts = envelope.error.message.split(separator: " : ", maxSplits: 1).map(String.init)
@@ -44,7 +45,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
             self.init(AuthErrorCode(serverCode: reason), message: envelope.error.message, serverCode: reason, status: status)
             return
         }
-        let serverCode = parts.first ?? envelope.error.message
+        // A code is one word of capitals (`INVALID_OOB_CODE`); anything else is a sentence, kept as the message.
+        guard let serverCode = parts.first, serverCode.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }), !serverCode.isEmpty else {
+            self.init(.internalError, message: envelope.error.message, status: status)
+            return
+        }
         self.init(AuthErrorCode(serverCode: serverCode), message: parts.count > 1 ? parts[1] : nil, serverCode: serverCode, status: status)
     }
 

@@ -18,6 +18,8 @@ public enum AuthErrorCode: String, Sendable, Equatable, CaseIterable {
 
     private static let byServerCode: [String: AuthErrorCode] = [
         "INVALID_EMAIL": .invalidEmail, "MISSING_EMAIL": .missingEmail, "MISSING_NEW_EMAIL": .missingEmail,
+        "INVALID_IDENTIFIER": .invalidEmail, "MISSING_IDENTIFIER": .missingEmail,
+        "INVALID_REQUEST_URI": .invalidCredential, "MISSING_REQUEST_URI": .invalidCredential,
         "EMAIL_NOT_FOUND": .userNotFound, "USER_NOT_FOUND": .userNotFound,
         "INVALID_PASSWORD": .wrongPassword, "MISSING_PASSWORD": .wrongPassword,
         "INVALID_LOGIN_CREDENTIALS": .invalidCredential, "INVALID_IDP_RESPONSE": .invalidCredential,

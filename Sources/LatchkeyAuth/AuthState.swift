@@ -2,6 +2,9 @@ import Foundation
 import LatchkeyWire
 
 /// What an `Auth` shares with its users: the service, the persisted user, and who listens for changes.
+///
+/// Which user is current and what is stored change together, under one lock: a user signed out or replaced can never
+/// be stored again by a renewal of its tokens still under way.
 final class AuthState: Sendable {
     let backend: IdentityToolkit
     private let persistence: any UserPersistence
@@ -10,6 +13,10 @@ final class AuthState: Sendable {
     private struct State {
         var user: User?
         var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
+
+        func announce() {
+            for listener in listeners.values { listener.yield(user) }
+        }
     }
 
     /// Opens the user `persistence` kept, if any; a record that cannot be read counts as signed out.
@@ -21,6 +28,12 @@ final class AuthState: Sendable {
         }
     }
 
+    deinit {
+        state.withLock { state in
+            for listener in state.listeners.values { listener.finish() }
+        }
+    }
+
     var currentUser: User? { state.current.user }
 
     /// Makes the user the service's answer signed in (reading the account's profile) the current one, and keeps it.
@@ -28,29 +41,39 @@ final class AuthState: Sendable {
         let lookup: GetAccountInfoResponse = try await backend.call("v1/accounts:lookup", GetAccountInfoRequest(idToken: tokens.idToken))
         guard let account = lookup.users.first else { throw AuthError(.userNotFound, message: "the new session has no account") }
         let record = UserRecord(account, tokens: tokens)
-        try persistence.save(try JSONEncoder().encode(record))
+        let data = try JSONEncoder().encode(record)
         let user = User(record, owner: self)
-        announce { $0.user = user }
+        try state.withLock { state in
+            try persistence.save(data)
+            state.user = user
+            state.announce()
+        }
         return user
     }
 
     /// Keeps `record` when `user` is still the signed-in one. A write that fails leaves the user signed in for this
     /// launch only: failing the token request that caused it would help nobody.
     func save(_ record: UserRecord, of user: User) {
-        guard state.current.user === user, let data = try? JSONEncoder().encode(record) else { return }
-        try? persistence.save(data)
+        guard let data = try? JSONEncoder().encode(record) else { return }
+        state.withLock { state in
+            guard state.user === user else { return }
+            try? persistence.save(data)
+        }
     }
 
-    /// Signs `user` out if it is the current one (any current user when `nil`), forgetting it.
+    /// Signs `user` out if it is the current one (any current user when `nil`): forgets it on the device, then here.
     func signOut(ifCurrent user: User? = nil) throws {
-        guard let current = state.current.user, user == nil || current === user else { return }
-        announce { $0.user = nil }
-        try persistence.remove()
+        try state.withLock { state in
+            guard let current = state.user, user == nil || current === user else { return }
+            try persistence.remove()
+            state.user = nil
+            state.announce()
+        }
     }
 
-    /// The current user now and after each sign-in and sign-out.
+    /// The current user now and after each sign-in and sign-out; the stream ends with its `Auth`.
     func changes() -> AsyncStream<User?> {
-        let (stream, continuation) = AsyncStream.makeStream(of: User?.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(of: User?.self, bufferingPolicy: .unbounded)
         let id = UUID()
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) } }
         state.withLock { state in
@@ -58,12 +81,5 @@ final class AuthState: Sendable {
             continuation.yield(state.user)
         }
         return stream
-    }
-
-    private func announce(_ change: (inout State) -> Void) {
-        state.withLock { state in
-            change(&state)
-            for listener in state.listeners.values { listener.yield(state.user) }
-        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An email action link as the app receives it: Latchkey's own `/__/auth/action?mode=…&oobCode=…`, or the same
-/// wrapped in an app link (`/__/auth/links?link=…`, a Dynamic Link's `link=`, iOS's `deep_link_id=`).
+/// wrapped as Firebase wrapped it for apps (Hosting's `/__/auth/links?link=…`, a Dynamic Link's `link=`, iOS's
+/// `deep_link_id=`).
 struct EmailActionLink: Equatable {
     let mode: String
     let code: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// An ID token and what it says (Firebase's `AuthTokenResult`). The claims are read, not verified: the token came
 /// from the service over its own connection, and backends verify it with the service's published keys.
-public struct IDTokenResult: Sendable {
+public struct IDTokenResult: Sendable, CustomStringConvertible, CustomReflectable {
     public let token: String
     public let expirationDate: Date
     public let issuedAtDate: Date
@@ -31,6 +31,10 @@ public struct IDTokenResult: Sendable {
         signInProvider = firebase?["sign_in_provider"] as? String ?? ""
         signInSecondFactor = firebase?["sign_in_second_factor"] as? String
     }
+
+    /// Never shows the token, nor does `dump`: it is a bearer credential until it expires.
+    public var description: String { "IDTokenResult(\(subject), \(signInProvider), expires \(expirationDate))" }
+    public var customMirror: Mirror { Mirror(self, children: ["subject": subject, "signInProvider": signInProvider, "expirationDate": expirationDate]) }
 
     /// Every claim of the token's payload.
     public var claims: [String: Any] {

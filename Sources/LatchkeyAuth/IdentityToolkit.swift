@@ -10,7 +10,7 @@ struct IdentityToolkit: Sendable {
     let serviceURL: URL
     let apiKey: String
     let transport: any AuthTransport
-    /// How long one call may take before it fails with `networkError`.
+    /// How long a call may wait for data before it fails with `networkError`.
     static let timeout: TimeInterval = 30
 
     /// POSTs `body` as JSON to `path` (such as `v1/accounts:signUp`) and decodes the answer.
@@ -25,7 +25,7 @@ struct IdentityToolkit: Sendable {
         let data: Data
         do {
             (status, data) = try await transport.send(request)
-        } catch is CancellationError {
+        } catch let error where error is CancellationError || (error as? URLError)?.code == .cancelled && Task.isCancelled {
             throw CancellationError()
         } catch {
             throw AuthError(.networkError, message: String(describing: error))

@@ -11,8 +11,17 @@ public struct MultiFactorInfo: Codable, Sendable, Equatable {
     init(_ enrollment: MfaEnrollment) {
         uid = enrollment.mfaEnrollmentId
         displayName = enrollment.displayName
-        enrollmentDate = ISO8601DateFormatter().date(from: enrollment.enrolledAt)
+        enrollmentDate = Self.date(enrollment.enrolledAt)
         factorID = TOTPMultiFactorGenerator.factorID
+    }
+
+    /// RFC 3339, with milliseconds as the service writes it, or without.
+    private static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 }
 
@@ -28,8 +37,14 @@ public struct MultiFactorAssertion: Sendable {
     public var factorID: String { TOTPMultiFactorGenerator.factorID }
 }
 
+extension MultiFactorAssertion: CustomStringConvertible, CustomReflectable {
+    /// Never shows the one-time password, nor does `dump`.
+    public var description: String { "MultiFactorAssertion(totp)" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
 /// A TOTP secret the service made for an enrollment (Firebase's `TOTPSecret`).
-public struct TOTPSecret: Sendable, CustomStringConvertible {
+public struct TOTPSecret: Sendable, CustomStringConvertible, CustomReflectable {
     let secret: StartMfaEnrollmentResponse.TotpSessionInfo
 
     /// The base32 secret, to type into an authenticator app.
@@ -49,8 +64,9 @@ public struct TOTPSecret: Sendable, CustomStringConvertible {
         return url.string ?? ""
     }
 
-    /// Never shows the secret.
+    /// Never shows the secret, nor does `dump`.
     public var description: String { "TOTPSecret" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// Makes TOTP secrets and assertions (Firebase's `TOTPMultiFactorGenerator`).
@@ -95,14 +111,16 @@ public struct MultiFactor: Sendable {
             idToken: try await user.getIDToken(), displayName: displayName,
             totpVerificationInfo: .init(sessionInfo: sessionInfo, verificationCode: assertion.oneTimePassword))
         let answer: FinalizeMfaResponse = try await user.backend.call("v2/accounts/mfaEnrollment:finalize", request)
-        try await user.adopt(SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: nil), owner: try user.signedInOwner())
+        await user.adopt(try SignInAnswer(answer).tokens(state: try user.signedInOwner(), provider: nil))
+        try await user.reload()
     }
 
     /// Removes the factor `factorUID` (after a recent sign-in); the session continues with the tokens the service answers.
     public func unenroll(withFactorUID factorUID: String) async throws {
         let answer: FinalizeMfaResponse = try await user.backend.call(
             "v2/accounts/mfaEnrollment:withdraw", WithdrawMfaRequest(idToken: try await user.getIDToken(), mfaEnrollmentId: factorUID))
-        try await user.adopt(SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: nil), owner: try user.signedInOwner())
+        await user.adopt(try SignInAnswer(answer).tokens(state: try user.signedInOwner(), provider: nil))
+        try await user.reload()
     }
 }
 
@@ -119,6 +137,8 @@ public struct MultiFactorResolver: Sendable {
     public let hints: [MultiFactorInfo]
     /// The first factor's provider.
     let provider: String?
+    /// The user re-authenticating, whose session the second factor renews; `nil` for a sign-in.
+    let reauthenticating: User?
 
     public func resolveSignIn(with assertion: MultiFactorAssertion) async throws -> AuthDataResult {
         guard case .signIn(let enrollmentID) = assertion.purpose else { throw AuthError(.invalidMultiFactorSession) }
@@ -126,6 +146,14 @@ public struct MultiFactorResolver: Sendable {
             mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentID,
             totpVerificationInfo: .init(verificationCode: assertion.oneTimePassword))
         let answer: FinalizeMfaResponse = try await state.backend.call("v2/accounts/mfaSignIn:finalize", request)
-        return try await state.finish(SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: nil), provider: provider)
+        guard let user = reauthenticating else { return try await state.finish(SignInAnswer(answer), provider: provider) }
+        try await user.resume(with: try SignInAnswer(answer).tokens(state: state, provider: provider))
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: provider, isNewUser: false))
     }
+}
+
+extension MultiFactorResolver: CustomStringConvertible, CustomReflectable {
+    /// Never shows the pending credential, nor does `dump`.
+    public var description: String { "MultiFactorResolver(\(hints.count) factors)" }
+    public var customMirror: Mirror { Mirror(self, children: ["hints": hints]) }
 }

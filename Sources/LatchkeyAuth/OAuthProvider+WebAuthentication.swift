@@ -7,7 +7,8 @@ extension OAuthProvider {
     /// service's `apps.ios` with `appClientID`, whose reversed form the app registers as a URL scheme.
     @MainActor
     public func credential(with presentationContext: any ASWebAuthenticationPresentationContextProviding) async throws -> AuthCredential {
-        let signIn = try hostedSignIn(bundleID: Bundle.main.bundleIdentifier ?? "")
+        guard let bundleID = Bundle.main.bundleIdentifier else { throw AuthError(.missingIosBundleID, message: "the app has no bundle id") }
+        let signIn = try hostedSignIn(bundleID: bundleID)
         let callback: URL = try await withCheckedThrowingContinuation { continuation in
             let session = ASWebAuthenticationSession(url: signIn.url, callbackURLScheme: signIn.callbackScheme) { url, error in
                 if let url {

@@ -21,11 +21,39 @@ struct SignInAnswer {
         self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
     }
 
-    /// The session's tokens; throws `secondFactorRequired` (with its resolver) when the account asks for a second factor.
-    func tokens(state: AuthState, provider: String?) throws -> TokenSet {
+    init(_ answer: VerifyPasswordResponse) {
+        self.init(
+            idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+            mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
+    }
+
+    init(_ answer: EmailLinkSigninResponse) {
+        self.init(
+            idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+            mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
+    }
+
+    init(_ answer: SignInWithIdpResponse) {
+        self.init(
+            idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+            mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
+    }
+
+    init(_ answer: SetAccountInfoResponse) {
+        self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
+    }
+
+    init(_ answer: FinalizeMfaResponse) {
+        self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: nil)
+    }
+
+    /// The session's tokens; throws `secondFactorRequired` (with its resolver, which finishes the sign-in, or the
+    /// re-authentication of `reauthenticating`) when the account asks for a second factor.
+    func tokens(state: AuthState, provider: String?, reauthenticating: User? = nil) throws -> TokenSet {
         if let mfaPendingCredential {
             let resolver = MultiFactorResolver(
-                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map(MultiFactorInfo.init), provider: provider)
+                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map(MultiFactorInfo.init), provider: provider,
+                reauthenticating: reauthenticating)
             throw AuthError(.secondFactorRequired, message: "the account asks for a second factor", resolver: resolver)
         }
         guard let idToken, let refreshToken else { throw AuthError(.internalError, message: "the sign-in answered no session") }
@@ -40,37 +68,37 @@ extension AuthState {
         return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: provider, isNewUser: isNewUser))
     }
 
-    /// Proves `credential`, for the signed-in user's `idToken` when linking it to that account.
-    func answer(for credential: AuthCredential, linkingTo idToken: String?) async throws -> (answer: SignInAnswer, isNewUser: Bool) {
+    /// Proves `credential`, for the signed-in user's `idToken` when linking it to that account; with `autoCreate`
+    /// false a provider's identity new to the service makes no account.
+    func answer(for credential: AuthCredential, linkingTo idToken: String?, autoCreate: Bool = true) async throws -> (answer: SignInAnswer, isNewUser: Bool) {
         switch credential.proof {
         case .password(let email, let password):
             if let idToken {
-                let request = SetAccountInfoRequest(idToken: idToken, email: email, password: password, returnSecureToken: true)
-                let answer: SetAccountInfoResponse = try await backend.call("v1/accounts:update", request)
-                return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn), false)
+                let answer: SetAccountInfoResponse = try await backend.call(
+                    "v1/accounts:update", SetAccountInfoRequest(idToken: idToken, email: email, password: password, returnSecureToken: true))
+                return (SignInAnswer(answer), false)
             }
             let answer: VerifyPasswordResponse = try await backend.call(
                 "v1/accounts:signInWithPassword", VerifyPasswordRequest(email: email, password: password))
-            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
-                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), false)
+            return (SignInAnswer(answer), false)
         case .emailLink(let email, let link):
             // Not a link: the code the email shows for typing, which the service reads in the same field.
             let code = EmailActionLink(link)?.code ?? link.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !code.isEmpty else { throw AuthError(.missingActionCode, message: "the link holds no sign-in code") }
             let answer: EmailLinkSigninResponse = try await backend.call(
                 "v1/accounts:signInWithEmailLink", EmailLinkSigninRequest(email: email, oobCode: code, idToken: idToken))
-            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
-                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), answer.isNewUser)
+            return (SignInAnswer(answer), answer.isNewUser)
         case .provider, .pending, .providerResponse:
-            guard let request = credential.identityProviderRequest(linkingTo: idToken) else { throw AuthError(.invalidCredential) }
+            guard let request = credential.identityProviderRequest(linkingTo: idToken, autoCreate: autoCreate) else {
+                throw AuthError(.invalidCredential)
+            }
             let answer: SignInWithIdpResponse = try await backend.call("v1/accounts:signInWithIdp", request)
             if answer.needConfirmation == true {
                 throw AuthError(
                     .accountExistsWithDifferentCredential, message: "an account with this address signs in another way",
                     email: answer.email, updatedCredential: answer.pendingToken.map { AuthCredential(provider: credential.provider, proof: .pending(token: $0)) })
             }
-            return (SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
-                                 mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo), answer.isNewUser ?? false)
+            return (SignInAnswer(answer), answer.isNewUser ?? false)
         }
     }
 

@@ -14,8 +14,12 @@ extension User {
     @discardableResult
     public func link(with credential: AuthCredential) async throws -> AuthDataResult {
         let owner = try signedInOwner()
+        if case .password = credential.proof, record.current.hasPassword {
+            throw AuthError(.providerAlreadyLinked, message: "the account has a password; change it with updatePassword(to:)")
+        }
         let (answer, _) = try await owner.answer(for: credential, linkingTo: try await getIDToken())
-        try await adopt(answer, owner: owner)
+        await adopt(try answer.tokens(state: owner, provider: credential.provider))
+        try await reload()
         return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
     }
 
@@ -27,23 +31,29 @@ extension User {
         try await reload()
     }
 
-    /// Proves again who the user is, for the calls that ask for a recent sign-in. The credential must be this user's.
+    /// Proves again who the user is, for the calls that ask for a recent sign-in. The credential must be this user's;
+    /// a provider's never makes an account. An account with a second factor answers `secondFactorRequired`, whose
+    /// resolver re-authenticates this user.
     @discardableResult
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
         let owner = try signedInOwner()
-        let (answer, _) = try await owner.answer(for: credential, linkingTo: nil)
-        let tokens = try answer.tokens(state: owner, provider: credential.provider)
-        guard try IDTokenResult(token: tokens.idToken).subject == uid else { throw AuthError(.userMismatch) }
-        await session.replace(with: tokens)
-        persist { $0.tokens = tokens }
+        let (answer, _) = try await owner.answer(for: credential, linkingTo: nil, autoCreate: false)
+        try await resume(with: try answer.tokens(state: owner, provider: credential.provider, reauthenticating: self))
         return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+    }
+
+    /// Continues this user's session with the tokens of a re-authentication, which must be this user's.
+    func resume(with tokens: TokenSet) async throws {
+        guard try IDTokenResult(token: tokens.idToken).subject == uid else { throw AuthError(.userMismatch) }
+        await adopt(tokens)
     }
 
     /// Sets a new password (after a recent sign-in); the service ends the account's other sessions.
     public func updatePassword(to password: String) async throws {
         let answer: SetAccountInfoResponse = try await backend.call(
             "v1/accounts:update", SetAccountInfoRequest(idToken: try await getIDToken(), password: password, returnSecureToken: true))
-        try await adopt(SignInAnswer(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn), owner: try signedInOwner())
+        await adopt(try SignInAnswer(answer).tokens(state: try signedInOwner(), provider: nil))
+        try await reload()
     }
 
     /// Mails a link that proves the user's address.
@@ -69,13 +79,5 @@ extension User {
     func signedInOwner() throws -> AuthState {
         guard let owner else { throw AuthError(.internalError, message: "the Auth this user signed in with is gone") }
         return owner
-    }
-
-    /// Takes the session a link or a password change answered with, then reads the account again.
-    func adopt(_ answer: SignInAnswer, owner: AuthState) async throws {
-        let tokens = try answer.tokens(state: owner, provider: nil)
-        await session.replace(with: tokens)
-        persist { $0.tokens = tokens }
-        try await reload()
     }
 }

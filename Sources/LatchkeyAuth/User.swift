@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyWire
 
 /// The signed-in user (Firebase's `User`): the profile as last read, and the session's tokens.
-public final class User: Sendable, CustomStringConvertible {
+public final class User: Sendable, CustomStringConvertible, CustomReflectable {
     public let uid: String
     let record: Locked<UserRecord>
     let session: TokenSession
@@ -30,20 +30,15 @@ public final class User: Sendable, CustomStringConvertible {
         return UserMetadata(creationDate: record.creationDate, lastSignInDate: record.lastSignInDate)
     }
 
-    /// Never shows a token.
+    /// Never shows a token, nor does `dump`.
     public var description: String { "User(\(uid))" }
+    public var customMirror: Mirror { Mirror(self, children: ["uid": uid]) }
 
-    /// A fresh ID token for the service's API or your backend, renewed when it is near its expiry or `forcingRefresh`.
-    /// Concurrent callers share one renewal. A session the service ended signs the user out.
+    /// A fresh ID token for the service's API or your backend, renewed when it is within five minutes of its expiry
+    /// or `forcingRefresh`. Concurrent callers share one renewal. A session the service ended signs the user out.
     public func getIDToken(forcingRefresh: Bool = false) async throws -> String {
-        do {
-            let (tokens, renewed) = try await session.idToken(forcingRefresh: forcingRefresh, backend: backend)
-            if renewed { persist { $0.tokens = tokens } }
-            return tokens.idToken
-        } catch let error as AuthError where error.endsSession {
-            try? owner?.signOut(ifCurrent: self)
-            throw error
-        }
+        try await session.idToken(
+            forcingRefresh: forcingRefresh, backend: backend, keep: { self.keep($0) }, ended: { try? self.owner?.signOut(ifCurrent: self) })
     }
 
     /// The ID token with its claims decoded.
@@ -51,17 +46,21 @@ public final class User: Sendable, CustomStringConvertible {
         try IDTokenResult(token: try await getIDToken(forcingRefresh: forcingRefresh))
     }
 
-    /// Applies `change` to the record and keeps it, when this user is still the signed-in one.
-    func persist(_ change: (inout UserRecord) -> Void) {
-        let updated = record.withLock { record in
-            change(&record)
-            return record
-        }
-        owner?.save(updated, of: self)
+    /// Takes the tokens a link, a re-authentication or a password change answered with.
+    func adopt(_ tokens: TokenSet) async {
+        await session.replace(with: tokens) { self.keep($0) }
     }
-}
 
-extension AuthError {
-    /// A refusal that means the session is over: the user must sign in again.
-    var endsSession: Bool { [.invalidUserToken, .userTokenExpired, .userDisabled, .userNotFound].contains(code) }
+    private func keep(_ tokens: TokenSet) {
+        persist { $0.tokens = tokens }
+    }
+
+    /// Applies `change` to the record and stores it while this user is the signed-in one; under the record's lock, so
+    /// that the stored copy is always the latest.
+    func persist(_ change: (inout UserRecord) -> Void) {
+        record.withLock { record in
+            change(&record)
+            owner?.save(record, of: self)
+        }
+    }
 }

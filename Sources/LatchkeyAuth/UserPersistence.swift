@@ -36,17 +36,31 @@ public struct FileUserPersistence: UserPersistence {
     public func save(_ data: Data) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        // Written beside the file with owner-only rights from the start, then renamed over it: never readable by others,
-        // never half written.
+        // A new file beside it, created with owner-only rights (never through a link), written and synced, then renamed
+        // over it: never readable by others, never half written.
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw AuthError(.keychainError, message: "cannot write \(temporary.path)")
+        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw Self.failure("cannot create \(temporary.path)") }
+        let written = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return fsync(descriptor) == 0
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw AuthError(.keychainError, message: "cannot write \(url.path): \(reason)")
+        let failure = written ? nil : Self.failure("cannot write \(temporary.path)")
+        close(descriptor)
+        guard failure == nil, rename(temporary.path, url.path) == 0 else {
+            let error = failure ?? Self.failure("cannot replace \(url.path)")
+            unlink(temporary.path)
+            throw error
         }
+    }
+
+    private static func failure(_ what: String) -> AuthError {
+        AuthError(.keychainError, message: "\(what): \(String(cString: strerror(errno)))")
     }
 
     public func remove() throws {

@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyWire
 
 /// Everything the library keeps about the signed-in user, as persisted between launches.
-struct UserRecord: Codable, Sendable, Equatable {
+struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
     var uid: String
     var email: String?
     var isEmailVerified: Bool
@@ -13,7 +13,12 @@ struct UserRecord: Codable, Sendable, Equatable {
     var creationDate: Date?
     var lastSignInDate: Date?
     var enrolledFactors: [MultiFactorInfo]
+    /// Whether the account has a password (the `password` provider alone may mean email links).
+    var hasPassword: Bool
     var tokens: TokenSet
+
+    /// `dump` shows the user, never the tokens.
+    var customMirror: Mirror { Mirror(self, children: ["uid": uid, "email": email as Any]) }
 
     /// The account as `accounts:lookup` describes it, with `tokens`.
     init(_ account: LatchkeyWire.UserInfo, tokens: TokenSet) {
@@ -23,8 +28,9 @@ struct UserRecord: Codable, Sendable, Equatable {
         displayName = account.displayName
         photoURL = account.photoUrl
         providerData = account.providerUserInfo.map(UserInfo.init)
+        hasPassword = account.passwordHash != nil
         // An account with no address, password or provider is what `signInAnonymously` made.
-        isAnonymous = account.email == nil && account.providerUserInfo.isEmpty && account.passwordHash == nil
+        isAnonymous = account.email == nil && account.providerUserInfo.isEmpty && !hasPassword
         creationDate = Self.date(milliseconds: account.createdAt)
         lastSignInDate = account.lastLoginAt.flatMap(Self.date(milliseconds:))
         enrolledFactors = (account.mfaInfo ?? []).map(MultiFactorInfo.init)
@@ -37,22 +43,24 @@ struct UserRecord: Codable, Sendable, Equatable {
 }
 
 /// A session's tokens: the short-lived ID token and the refresh token that renews it.
-struct TokenSet: Codable, Sendable, Equatable, CustomStringConvertible {
+struct TokenSet: Codable, Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     var idToken: String
     var expirationDate: Date
     var refreshToken: String
 
-    /// The ID token's own `exp` claim says when it expires; `expiresIn` (its lifetime in seconds, when the answer has
-    /// one) stands in for a token that cannot be read.
+    /// Its expiry is counted on this device's clock from when the answer arrived: the token's lifetime (`expiresIn`,
+    /// else its `exp` minus `iat`), never its `exp` against a device clock that may be off.
     init(idToken: String, refreshToken: String, expiresIn: String?, now: Date = Date()) {
         self.idToken = idToken
         self.refreshToken = refreshToken
-        expirationDate = (try? IDTokenResult(token: idToken).expirationDate)
-            ?? now.addingTimeInterval(expiresIn.flatMap(TimeInterval.init) ?? 0)
+        let token = try? IDTokenResult(token: idToken)
+        let lifetime = expiresIn.flatMap(TimeInterval.init) ?? token.map { $0.expirationDate.timeIntervalSince($0.issuedAtDate) } ?? 0
+        expirationDate = now.addingTimeInterval(lifetime)
     }
 
-    /// Never shows a token.
+    /// Never shows a token, nor does `dump`.
     var description: String { "TokenSet(expires \(expirationDate))" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// One way the user signs in (Firebase's `UserInfo`): an identity provider's account, or `password`.

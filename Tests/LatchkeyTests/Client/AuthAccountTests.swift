@@ -26,6 +26,22 @@ import Testing
             #expect(weak?.code == .weakPassword && weak?.message?.isEmpty == false)
             // With enumeration protection on (the default), the answer says nothing about the address.
             #expect(try await auth.fetchSignInMethods(forEmail: "dana@example.com").isEmpty)
+            // A password is changed with updatePassword, never linked over.
+            let linked = await #expect(throws: AuthError.self) {
+                try await signedIn.user.link(with: EmailAuthProvider.credential(withEmail: "dana@example.com", password: "new horse"))
+            }
+            #expect(linked?.code == .providerAlreadyLinked)
+        }
+    }
+
+    @Test func fetchSignInMethodsWithoutEnumerationProtection() async throws {
+        try await withApp(Self.settings.merging(["emailEnumerationProtection": false]) { $1 }) { client, _, _ in
+            let auth = RouterTransport(client).auth()
+            _ = try await auth.createUser(withEmail: "eve@example.com", password: "eve's password")
+            #expect(try await auth.fetchSignInMethods(forEmail: "eve@example.com") == ["password"])
+            #expect(try await auth.fetchSignInMethods(forEmail: "nobody@example.com").isEmpty)
+            let invalid = await #expect(throws: AuthError.self) { try await auth.fetchSignInMethods(forEmail: "not an address") }
+            #expect(invalid?.code == .invalidEmail)
         }
     }
 

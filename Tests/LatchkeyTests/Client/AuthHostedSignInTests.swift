@@ -39,7 +39,7 @@ import Testing
             let location = try #require(page.headers[.location])
             let callback = try #require(URL(string: location))
             let error = #expect(throws: AuthError.self) { try oauth.credential(fromCallback: callback, of: signIn) }
-            #expect(error?.code == .webContextCancelled && error?.message?.isEmpty == false)
+            #expect(error?.code != .webContextCancelled && error?.serverCode != nil && error?.message?.isEmpty == false, "\(String(describing: error))")
         }
     }
 }

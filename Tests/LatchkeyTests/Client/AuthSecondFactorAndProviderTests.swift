@@ -23,6 +23,7 @@ import Testing
             try await user.multiFactor.enroll(with: enrollment, displayName: "Phone")
             let factor = try #require(user.multiFactor.enrolledFactors.first)
             #expect(factor.displayName == "Phone" && factor.factorID == "totp")
+            #expect(abs(try #require(factor.enrollmentDate).timeIntervalSince(clock.now)) < 1)
             try auth.signOut()
 
             let challenge = await #expect(throws: AuthError.self) { try await auth.signIn(withEmail: "nia@example.com", password: "nia's password") }
@@ -36,6 +37,17 @@ import Testing
             let signedIn = try await resolver.resolveSignIn(with: right)
             #expect(signedIn.user.uid == user.uid && auth.currentUser === signedIn.user)
             #expect(try await signedIn.user.getIDTokenResult().signInSecondFactor == "totp")
+
+            // Re-authenticating asks for the factor too; the resolver renews this user's session.
+            let again = await #expect(throws: AuthError.self) {
+                try await signedIn.user.reauthenticate(with: EmailAuthProvider.credential(withEmail: "nia@example.com", password: "nia's password"))
+            }
+            let reauthentication = try #require(again?.resolver)
+            clock.advance(by: 30)
+            let renewed = try await reauthentication.resolveSignIn(
+                with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: authenticator.code(at: clock.now)))
+            #expect(renewed.user === signedIn.user && auth.currentUser === signedIn.user)
+            #expect("\(reauthentication)" == "MultiFactorResolver(1 factors)")
 
             try await signedIn.user.multiFactor.unenroll(withFactorUID: factor.uid)
             #expect(signedIn.user.multiFactor.enrolledFactors.isEmpty)

@@ -13,7 +13,7 @@ import Testing
 
     static let signInLinks: [String] = [
         action,
-        // Latchkey's app link, and Firebase Hosting's, wrapping the action link.
+        // Firebase Hosting's app link wrapping the action link.
         "https://auth.example.com/__/auth/links?link=\(encoded(action))",
         // A legacy Dynamic Link, and the same link as iOS hands it over in `deep_link_id`.
         "https://example.page.link/?link=\(encoded(action))&apn=com.example&ibi=com.example.ios",

@@ -1,6 +1,5 @@
 import Foundation
 import Latchkey
-import Synchronization
 import Testing
 
 /// `withDeadline` bounds the wait even for work that ignores its cancellation, as postgres-nio's `withConnection` can
@@ -24,32 +23,5 @@ import Testing
         }
         #expect(!finished.isOpen, "the deadline answered while the work was still suspended")
         release.open()
-    }
-}
-
-/// A wait no cancellation ends, opened once.
-private final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    var isOpen: Bool { state.withLock { $0.isOpen } }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.isOpen { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
     }
 }

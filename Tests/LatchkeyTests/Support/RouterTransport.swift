@@ -13,6 +13,8 @@ import FoundationNetworking
 final class RouterTransport: AuthTransport {
     let client: any TestClientProtocol
     private let calls = Mutex<[String]>([])
+    /// While closed, token renewals (`/v1/token`) wait for it to open: the test holds a renewal in flight.
+    let renewals = Gate(isOpen: true)
 
     init(_ client: any TestClientProtocol) {
         self.client = client
@@ -36,6 +38,7 @@ final class RouterTransport: AuthTransport {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }
         calls.withLock { $0.append(url.path) }
+        if url.path == "/v1/token" { await renewals.wait() }
         let uri = url.path + (url.query.map { "?" + $0 } ?? "")
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: request.httpBody.map { ByteBuffer(bytes: $0) })
         return (Int(response.status.code), Data(response.body.readableBytesView))
