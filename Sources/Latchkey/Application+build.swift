@@ -42,7 +42,7 @@ package func buildApplication(
     let observability = configuration.observability
     let metricsEndpoint = MetricsController(metrics: metrics, store: store, clock: clock)
 
-    let hasher = PasswordHasher(cost: configuration.security.passwordHashCost)
+    let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret)
     let minter = SessionMinter(tokens: tokens, secret: secret)
     let secondFactors = configuration.secondFactors.policy
     let finisher = SignInFinisher(minter: minter, secondFactors: secondFactors)

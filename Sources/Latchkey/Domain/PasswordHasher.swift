@@ -11,7 +11,8 @@ import Synchronization
 /// `abcdef\0secret` open with `abcdef`, and a 72-byte prefix open a longer password. Hashes are therefore made of the
 /// base64 SHA-256 of the password's exact UTF-8 bytes, marked with `prehashedPrefix`. Hashes made before that (plain
 /// `$2b$…`) keep working for every password they can compare exactly (no NUL, at most 72 bytes), and are replaced
-/// on the next sign-in.
+/// on the next sign-in, as are hashes imported from another system (`ImportedPasswordHash`, sealed under the server
+/// secret with their parameters).
 package final class PasswordHasher: Sendable {
     /// Firebase's rule, and its message.
     package static let minimumLength = 6
@@ -20,13 +21,16 @@ package final class PasswordHasher: Sendable {
     /// What the older, direct bcrypt hashes could compare.
     static let directBcryptLimit = 72
     static let prehashedPrefix = "sha256-bcrypt:"
+    static let importedPrefix = "imported-v1:"
 
     let cost: UInt8
+    let secret: ServerSecret
     /// A hash of a random password at the same cost, made on first use.
     private let decoy = Mutex<String?>(nil)
 
-    package init(cost: Int) {
+    package init(cost: Int, secret: ServerSecret) {
         self.cost = UInt8(clamping: cost)
+        self.secret = secret
     }
 
     /// Spends the time of one real check, so that "no such account" cannot be told from "wrong password" by timing.
@@ -47,8 +51,21 @@ package final class PasswordHasher: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
     }
 
+    /// What the store keeps for an imported hash: sealed, so that its signer key is never readable at rest.
+    package func stored(_ imported: ImportedPasswordHash) throws -> String {
+        Self.importedPrefix + (try secret.seal(Array(try JSONEncoder().encode(imported)), for: .importedPassword)).base64EncodedString()
+    }
+
     /// Whether `password` is exactly the one `hash` was made from.
     package func verify(_ password: String, against hash: String) async throws -> Bool {
+        if hash.hasPrefix(Self.importedPrefix) {
+            // A hash this server cannot open (another server secret) opens nothing; the user resets the password.
+            guard let sealed = Data(base64Encoded: String(hash.dropFirst(Self.importedPrefix.count))),
+                  let opened = try? secret.open(sealed, for: .importedPassword),
+                  let imported = try? JSONDecoder().decode(ImportedPasswordHash.self, from: opened)
+            else { return false }
+            return try await NIOThreadPool.singleton.runIfActive { imported.matches(password) }
+        }
         let (input, stored): (String, String)
         if hash.hasPrefix(Self.prehashedPrefix) {
             (input, stored) = (Self.prehashed(password), String(hash.dropFirst(Self.prehashedPrefix.count)))
@@ -63,7 +80,7 @@ package final class PasswordHasher: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
     }
 
-    /// A hash made before passwords were pre-hashed, to be replaced once its password is known again.
+    /// A hash made before passwords were pre-hashed, or imported, to be replaced once its password is known again.
     package static func isOutdated(_ hash: String) -> Bool {
         !hash.hasPrefix(prehashedPrefix)
     }

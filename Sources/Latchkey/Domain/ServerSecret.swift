@@ -42,6 +42,8 @@ package struct ServerSecret: Sendable {
         case secondFactorSecret
         /// The address a sign-in email's "this wasn't me" link reports (`SignInReport`), sealed into the link itself.
         case signInReport
+        /// A password hash imported from another system, with its algorithm's parameters (a signer key among them).
+        case importedPassword
     }
 
     /// The HKDF `info` of each derived key.
@@ -62,6 +64,7 @@ package struct ServerSecret: Sendable {
         case secondFactorChallenge = "latchkey second factor challenge v1"
         case secondFactorSecretSealing = "latchkey second factor secret sealing v1"
         case signInReportSealing = "latchkey sign-in report sealing v1"
+        case importedPasswordSealing = "latchkey imported password sealing v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -81,6 +84,7 @@ package struct ServerSecret: Sendable {
     private let secondFactorChallengeMAC: HMAC<SHA256>
     private let secondFactorSecretSealingKey: SymmetricKey
     private let signInReportSealingKey: SymmetricKey
+    private let importedPasswordSealingKey: SymmetricKey
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -104,6 +108,7 @@ package struct ServerSecret: Sendable {
         secondFactorChallengeMAC = HMAC(key: derive(.secondFactorChallenge))
         secondFactorSecretSealingKey = derive(.secondFactorSecretSealing)
         signInReportSealingKey = derive(.signInReportSealing)
+        importedPasswordSealingKey = derive(.importedPasswordSealing)
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -144,6 +149,7 @@ package struct ServerSecret: Sendable {
         case .providerSecret: providerSecretSealingKey
         case .secondFactorSecret: secondFactorSecretSealingKey
         case .signInReport: signInReportSealingKey
+        case .importedPassword: importedPasswordSealingKey
         }
     }
 

@@ -36,7 +36,7 @@ import Testing
                         store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
                         undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                         passwords: PasswordAccounts(
-                            store: store, hasher: PasswordHasher(cost: 4), clock: clock, finisher: finisher, enumerationProtection: false,
+                            store: store, hasher: PasswordHasher(cost: 4, secret: secret), clock: clock, finisher: finisher, enumerationProtection: false,
                             limiter: limiter),
                         refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter),
                         limiter: limiter))

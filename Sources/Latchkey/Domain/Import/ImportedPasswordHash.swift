@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+
+/// A password hash made by another system, kept until the user's first sign-in replaces it with this server's own:
+/// the algorithm, its parameters, the hash and the user's salt.
+///
+/// The parameters are bounded so that a hostile hash configuration cannot make a sign-in eat the server's memory or
+/// CPU: scrypt at most 64 MiB and 256 MiB of mixing per check, PBKDF2 at most 120,000 iterations (Firebase's own
+/// limit), digests at most 8,192 rounds, bcrypt at most cost 14; keys, salts and hashes at most 1 KiB.
+package struct ImportedPasswordHash: Codable, Sendable, Equatable {
+    package let algorithm: PasswordHashAlgorithm
+    package let parameters: PasswordHashParameters
+    package let hash: Data
+    package let salt: Data
+
+    /// Why a hash or its configuration cannot be imported, in words for the operator.
+    package struct Invalid: Error, Equatable, CustomStringConvertible {
+        package let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let maximumBytes = 1024
+    static let maximumScryptMemory: UInt64 = 64 << 20
+    static let maximumScryptWork: UInt64 = 256 << 20
+    static let maximumPBKDF2Iterations = 120_000
+    static let maximumDigestRounds = 8192
+    static let maximumBcryptCost = 14
+
+    /// Checks the configuration and the user's hash and salt against the algorithm's rules and the bounds above.
+    package init(algorithm: PasswordHashAlgorithm, parameters: PasswordHashParameters, hash: Data, salt: Data) throws(Invalid) {
+        guard !hash.isEmpty, hash.count <= Self.maximumBytes else { throw Invalid("passwordHash: 1 to \(Self.maximumBytes) bytes") }
+        guard salt.count <= Self.maximumBytes else { throw Invalid("salt: at most \(Self.maximumBytes) bytes") }
+        let p = parameters
+        switch algorithm {
+        case .scrypt:
+            try Self.require(p.signerKey, "signerKey")
+            guard (p.saltSeparator?.count ?? 0) <= Self.maximumBytes else { throw Invalid("saltSeparator: at most \(Self.maximumBytes) bytes") }
+            try Self.require(p.rounds, in: 1...8, "rounds")
+            try Self.require(p.memoryCost, in: 1...14, "memoryCost")
+        case .standardScrypt:
+            let n = try Self.require(p.cpuMemCost, in: 2...(1 << 20), "cpuMemCost")
+            guard n & (n - 1) == 0 else { throw Invalid("cpuMemCost: a power of two") }
+            let r = try Self.require(p.blockSize, in: 1...64, "blockSize")
+            let parallel = try Self.require(p.parallelization, in: 1...16, "parallelization")
+            try Self.require(p.derivedKeyLength, in: 1...Self.maximumBytes, "dkLen")
+            let memory = 128 * UInt64(n) * UInt64(r)
+            guard memory <= Self.maximumScryptMemory, memory * UInt64(parallel) <= Self.maximumScryptWork else {
+                throw Invalid("cpuMemCost × blockSize × parallelization: over this server's bound (\(Self.maximumScryptMemory >> 20) MiB per lane)")
+            }
+        case .bcrypt:
+            guard let cost = Self.bcryptCost(hash) else { throw Invalid("passwordHash: not a bcrypt hash ($2a$, $2b$ or $2y$)") }
+            guard cost <= Self.maximumBcryptCost else { throw Invalid("bcrypt cost \(cost): over this server's bound (\(Self.maximumBcryptCost))") }
+        case .pbkdf2SHA256, .pbkdfSHA1:
+            try Self.require(p.rounds, in: 1...Self.maximumPBKDF2Iterations, "rounds")
+        case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5:
+            try Self.require(p.signerKey, "signerKey")
+        case .sha512, .sha256, .sha1, .md5:
+            try Self.require(p.rounds, in: 0...Self.maximumDigestRounds, "rounds")
+        }
+        self.algorithm = algorithm
+        self.parameters = parameters
+        self.hash = hash
+        self.salt = salt
+    }
+
+    /// Whether `password` is the one the hash was made from. CPU-bound by design: call it off the cooperative pool.
+    package func matches(_ password: String) -> Bool {
+        let password = Array(password.utf8)
+        let salt = Array(salt)
+        switch algorithm {
+        case .bcrypt:
+            // bcrypt reads up to a NUL and 72 bytes: a longer password could open with its prefix, so it opens nothing.
+            guard password.count <= 72, !password.contains(0) else { return false }
+            return Bcrypt.verify(String(decoding: password, as: UTF8.self), hash: String(decoding: hash, as: UTF8.self))
+        case .scrypt, .standardScrypt, .pbkdf2SHA256, .pbkdfSHA1:
+            return Self.equal(derive(password, salt: salt), hash)
+        case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5, .sha512, .sha256, .sha1, .md5:
+            let orders: [PasswordHashOrder] = parameters.order.map { [$0] } ?? [.saltAndPassword, .passwordAndSalt]
+            // Both orders are always computed when the order is unset, so that the time says nothing of which matched.
+            return orders.map { order in Self.equal(digest(order == .saltAndPassword ? salt + password : password + salt), hash) }
+                .contains(true)
+        }
+    }
+
+    /// The key-derivation algorithms' output for `password`.
+    private func derive(_ password: [UInt8], salt: [UInt8]) -> [UInt8]? {
+        let p = parameters
+        switch algorithm {
+        case .scrypt:
+            let memoryCost = UInt64(p.memoryCost ?? 0), rounds = UInt64(p.rounds ?? 0)
+            let key = KeyDerivation.scrypt(
+                password, salt: salt + Array(p.saltSeparator ?? Data()), n: 1 << memoryCost, r: rounds, p: 1, length: 32,
+                maximumMemory: Self.maximumScryptMemory * 2)
+            return key.flatMap { KeyDerivation.aes256CTR(Array(p.signerKey ?? Data()), key: $0) }
+        case .standardScrypt:
+            return KeyDerivation.scrypt(
+                password, salt: salt, n: UInt64(p.cpuMemCost ?? 0), r: UInt64(p.blockSize ?? 0), p: UInt64(p.parallelization ?? 0),
+                length: p.derivedKeyLength ?? 0, maximumMemory: Self.maximumScryptMemory * 2)
+        case .pbkdf2SHA256:
+            return KeyDerivation.pbkdf2(password, salt: salt, iterations: p.rounds ?? 0, digest: .sha256, length: hash.count)
+        case .pbkdfSHA1:
+            return KeyDerivation.pbkdf2(password, salt: salt, iterations: p.rounds ?? 0, digest: .sha1, length: hash.count)
+        default:
+            return nil
+        }
+    }
+
+    /// The HMAC or digest algorithms' output for one input.
+    private func digest(_ input: [UInt8]) -> [UInt8] {
+        let key = SymmetricKey(data: parameters.signerKey ?? Data())
+        switch algorithm {
+        case .hmacSHA512: return Array(HMAC<SHA512>.authenticationCode(for: input, using: key))
+        case .hmacSHA256: return Array(HMAC<SHA256>.authenticationCode(for: input, using: key))
+        case .hmacSHA1: return Array(HMAC<Insecure.SHA1>.authenticationCode(for: input, using: key))
+        case .hmacMD5: return Array(HMAC<Insecure.MD5>.authenticationCode(for: input, using: key))
+        case .sha512: return Self.repeated(input, rounds: parameters.rounds) { Array(SHA512.hash(data: $0)) }
+        case .sha256: return Self.repeated(input, rounds: parameters.rounds) { Array(SHA256.hash(data: $0)) }
+        case .sha1: return Self.repeated(input, rounds: parameters.rounds) { Array(Insecure.SHA1.hash(data: $0)) }
+        case .md5: return Self.repeated(input, rounds: parameters.rounds) { Array(Insecure.MD5.hash(data: $0)) }
+        default: return []
+        }
+    }
+
+    /// `hash` applied `rounds` times (at least once), each time to the previous output.
+    private static func repeated(_ input: [UInt8], rounds: Int?, _ hash: ([UInt8]) -> [UInt8]) -> [UInt8] {
+        var output = hash(input)
+        for _ in 1..<max(rounds ?? 1, 1) { output = hash(output) }
+        return output
+    }
+
+    /// Constant-time in the contents; a failed derivation matches nothing.
+    private static func equal(_ computed: [UInt8]?, _ stored: Data) -> Bool {
+        guard let computed, computed.count == stored.count else { return false }
+        return zip(computed, stored).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The cost of a bcrypt string, or `nil` when it is not one.
+    private static func bcryptCost(_ hash: Data) -> Int? {
+        let text = String(decoding: hash, as: UTF8.self)
+        guard text.count == 60, ["$2a$", "$2b$", "$2y$"].contains(String(text.prefix(4))) else { return nil }
+        return Int(text.dropFirst(4).prefix(2))
+    }
+
+    private static func require(_ bytes: Data?, _ name: String) throws(Invalid) {
+        guard let bytes, (1...maximumBytes).contains(bytes.count) else { throw Invalid("\(name): required, 1 to \(maximumBytes) bytes") }
+    }
+
+    @discardableResult
+    private static func require(_ value: Int?, in range: ClosedRange<Int>, _ name: String) throws(Invalid) -> Int {
+        guard let value, range.contains(value) else { throw Invalid("\(name): required, \(range.lowerBound) to \(range.upperBound)") }
+        return value
+    }
+}

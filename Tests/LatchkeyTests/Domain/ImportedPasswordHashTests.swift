@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import Latchkey
+import Testing
+
+/// Imported password hashes: Firebase's published scrypt example, many hashes made by reference implementations
+/// (`Tests/support/reference_password_hashes.py`: PyPI's `firebase-scrypt` and `bcrypt`, Python's `hashlib` and
+/// `hmac`), and the hostile configurations refused.
+@Suite struct ImportedPasswordHashTests {
+    static func bytes(_ base64: String) throws -> Data { try #require(Data(base64Encoded: base64)) }
+
+    /// The example of github.com/firebase/scrypt's README: a project's hash parameters, a user's salt and password.
+    @Test func firebasesPublishedExample() throws {
+        let parameters = PasswordHashParameters(
+            signerKey: try Self.bytes("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
+            saltSeparator: try Self.bytes("Bw=="), rounds: 8, memoryCost: 14)
+        let imported = try ImportedPasswordHash(
+            algorithm: .scrypt, parameters: parameters,
+            hash: try Self.bytes("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
+            salt: try Self.bytes("42xEC+ixf3L2lw=="))
+        #expect(imported.matches("user1password"))
+        #expect(!imported.matches("user1passwore") && !imported.matches("user1password ") && !imported.matches(""))
+    }
+
+    struct ReferenceCase: Decodable {
+        let algorithm: PasswordHashAlgorithm
+        let parameters: [String: JSONScalar]
+        let salt: String
+        let hash: String
+        let password: String
+    }
+
+    enum JSONScalar: Decodable {
+        case number(Int), text(String)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
+        }
+        var number: Int? { if case .number(let value) = self { value } else { nil } }
+        var bytes: Data? { if case .text(let value) = self { Data(base64Encoded: value) } else { nil } }
+        var text: String? { if case .text(let value) = self { value } else { nil } }
+    }
+
+    /// Every algorithm against its reference, on random passwords (non-ASCII too), salts, keys and parameters.
+    @Test func matchesTheReferenceImplementations() async throws {
+        let script = TestWorkspace.repositoryRoot.appendingPathComponent("Tests/support/reference_password_hashes.py")
+        let python = ProcessInfo.processInfo.environment["LATCHKEY_PYTHON"] ?? "python3"
+        let run = try await ChildProcess.run([python, script.path, "12", "2026"], in: FileManager.default.temporaryDirectory)
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n")
+        var checked: Set<PasswordHashAlgorithm> = []
+        for line in lines {
+            let reference = try JSONDecoder().decode(ReferenceCase.self, from: Data(line.utf8))
+            let p = reference.parameters
+            let parameters = PasswordHashParameters(
+                signerKey: p["signerKey"]?.bytes, saltSeparator: p["saltSeparator"]?.bytes, rounds: p["rounds"]?.number,
+                memoryCost: p["memoryCost"]?.number, cpuMemCost: p["cpuMemCost"]?.number, blockSize: p["blockSize"]?.number,
+                parallelization: p["parallelization"]?.number, derivedKeyLength: p["dkLen"]?.number,
+                order: p["passwordHashOrder"]?.text.flatMap(PasswordHashOrder.init(rawValue:)))
+            let imported = try ImportedPasswordHash(
+                algorithm: reference.algorithm, parameters: parameters, hash: try Self.bytes(reference.hash), salt: try Self.bytes(reference.salt))
+            #expect(imported.matches(reference.password), "\(reference.algorithm) \(String(line))")
+            #expect(!imported.matches(reference.password + "x") && !imported.matches(String(reference.password.dropLast())))
+            checked.insert(reference.algorithm)
+        }
+        #expect(checked == Set(PasswordHashAlgorithm.allCases) && lines.count > 150)
+    }
+
+    /// Configurations that would make a sign-in eat the server's memory or CPU, or that cannot be checked, are refused.
+    @Test(arguments: [
+        (PasswordHashAlgorithm.scrypt, PasswordHashParameters(signerKey: Data([1]), rounds: 8, memoryCost: 15)),
+        (.scrypt, PasswordHashParameters(signerKey: Data([1]), rounds: 9, memoryCost: 14)),
+        (.scrypt, PasswordHashParameters(rounds: 8, memoryCost: 14)),
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 20, blockSize: 8, parallelization: 1, derivedKeyLength: 32)),
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 16, blockSize: 8, parallelization: 16, derivedKeyLength: 32)),
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1000, blockSize: 8, parallelization: 1, derivedKeyLength: 32)),
+        (.pbkdf2SHA256, PasswordHashParameters(rounds: 120_001)),
+        (.pbkdfSHA1, PasswordHashParameters()),
+        (.sha256, PasswordHashParameters(rounds: 8193)),
+        (.hmacSHA256, PasswordHashParameters(signerKey: Data(count: 1025))),
+    ]) func hostileConfigurationsAreRefused(_ algorithm: PasswordHashAlgorithm, _ parameters: PasswordHashParameters) {
+        #expect(throws: ImportedPasswordHash.Invalid.self) {
+            try ImportedPasswordHash(algorithm: algorithm, parameters: parameters, hash: Data(repeating: 1, count: 32), salt: Data())
+        }
+    }
+
+    @Test func bcryptHashesAreCheckedAndBounded() throws {
+        let costly = "$2b$20$" + String(repeating: "a", count: 53)
+        #expect(throws: ImportedPasswordHash.Invalid.self) {
+            try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data(costly.utf8), salt: Data())
+        }
+        #expect(throws: ImportedPasswordHash.Invalid.self) {
+            try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data("not bcrypt".utf8), salt: Data())
+        }
+    }
+
+    /// The store keeps an imported hash sealed under the server secret; it opens only there, and counts as outdated.
+    @Test func thePasswordHasherSealsAndChecksImportedHashes() async throws {
+        let secret = ServerSecret(material: Data(repeating: 7, count: 32))
+        let hasher = PasswordHasher(cost: 4, secret: secret)
+        let key = Data("pepper".utf8)
+        let salt = Data("salt".utf8)
+        let digest = Data(HMAC<SHA256>.authenticationCode(for: salt + Data("hunter22".utf8), using: SymmetricKey(data: key)))
+        let imported = try ImportedPasswordHash(
+            algorithm: .hmacSHA256, parameters: .init(signerKey: key, order: .saltAndPassword), hash: digest, salt: salt)
+        let stored = try hasher.stored(imported)
+        #expect(!stored.contains(key.base64EncodedString()) && !stored.contains(digest.base64EncodedString()))
+        #expect(PasswordHasher.isOutdated(stored))
+        #expect(try await hasher.verify("hunter22", against: stored))
+        #expect(try await !hasher.verify("hunter23", against: stored))
+        let elsewhere = PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 8, count: 32)))
+        #expect(try await !elsewhere.verify("hunter22", against: stored))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Latchkey
+import Logging
+import Testing
+
+/// A password hash imported from Firebase opens the account at the first sign-in, which replaces it with this
+/// server's own hash in the same transaction: the imported hash is used at most once.
+@Suite struct ImportedPasswordSignInTests {
+    /// Firebase's published scrypt example (github.com/firebase/scrypt), for the password `user1password`.
+    static func firebaseExample() throws -> ImportedPasswordHash {
+        func bytes(_ base64: String) throws -> Data { try #require(Data(base64Encoded: base64)) }
+        return try ImportedPasswordHash(
+            algorithm: .scrypt,
+            parameters: PasswordHashParameters(
+                signerKey: try bytes("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
+                saltSeparator: try bytes("Bw=="), rounds: 8, memoryCost: 14),
+            hash: try bytes("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
+            salt: try bytes("42xEC+ixf3L2lw=="))
+    }
+
+    @Test func theFirstSignInReplacesTheImportedHash() async throws {
+        try await withApp { client, workspace, _ in
+            #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"ida@example.com","password":"placeholder"}"#).status == .ok)
+            let configuration = try await workspace.configuration()
+            let opened = try await makeStore(configuration, logger: Logger(label: "test"))
+            let store = opened.store
+            let hasher = PasswordHasher(cost: 4, secret: try ServerSecret.load(configuration.security, creatingIfMissing: false))
+            let imported = try hasher.stored(try Self.firebaseExample())
+            let email = try #require(EmailAddress("ida@example.com"))
+            try await store.write { transaction in
+                guard var account = try await transaction.account(email: email) else { return }
+                account.passwordHash = imported
+                try await transaction.update(account)
+            }
+            func storedHash() async throws -> String? { try await store.read { try await $0.account(email: email)?.passwordHash } }
+
+            let wrong = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"placeholder"}"#)
+            let afterWrong = try await storedHash()
+            #expect(wrong.errorMessage == "INVALID_LOGIN_CREDENTIALS" && afterWrong == imported)
+
+            let right = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
+            #expect(right.status == .ok)
+            let replaced = try #require(try await storedHash())
+            #expect(replaced != imported && !PasswordHasher.isOutdated(replaced))
+            #expect(try await hasher.verify("user1password", against: replaced))
+            let again = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
+            let afterAgain = try await storedHash()
+            #expect(again.status == .ok && afterAgain == replaced)
+            withExtendedLifetime(opened) {}
+        }
+    }
+}
