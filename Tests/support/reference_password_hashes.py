@@ -1,8 +1,9 @@
 """Password hashes made by reference implementations, for Latchkey's import tests: one JSON object per line.
 
 Each line: {"algorithm", "parameters": {...}, "salt", "hash", "password"} with bytes in base64. Firebase's scrypt comes
-from PyPI's `firebase-scrypt`, bcrypt from `bcrypt`, everything else from Python's `hashlib` and `hmac`. Parameters
-are kept small so that the Swift test checks many inputs in a few seconds.
+from PyPI's `firebase-scrypt`, bcrypt from `bcrypt`, everything else from Python's `hashlib` and `hmac`. For the digest algorithms the
+rounds (the digest applied that many times, at least once) and the input order follow Latchkey's reading of Firebase's
+parameters. Parameters are kept small so that the Swift test checks many inputs in a few seconds.
 Usage: reference_password_hashes.py COUNT SEED
 """
 
@@ -32,7 +33,7 @@ def cases(rng):
     password = "".join(rng.choice("abcdefghijklmnopqrstuvwxyzÄÖü€ 0123456789!") for _ in range(rng.randint(6, 40)))
     encoded = password.encode()
     salt = rng.randbytes(rng.randint(0, 24))
-    key = rng.randbytes(rng.randint(8, 64))
+    key = rng.randbytes(rng.randint(16, 64))
 
     separator = rng.randbytes(rng.randint(0, 2))
     rounds, memory_cost = rng.randint(1, 8), rng.randint(1, 10)
@@ -40,7 +41,7 @@ def cases(rng):
     yield "SCRYPT", {"signerKey": b64(key), "saltSeparator": b64(separator), "rounds": rounds, "memoryCost": memory_cost}, salt, \
         firebase_scrypt.encrypt(key, derived), password
 
-    n, r, p, length = 2 ** rng.randint(1, 10), rng.randint(1, 8), rng.randint(1, 3), rng.randint(16, 64)
+    n, r, p, length = 2 ** rng.randint(1, 10), rng.randint(1, 8), rng.randint(1, 3), rng.randint(16, 64)  # N < 2^(16·r)
     yield "STANDARD_SCRYPT", {"cpuMemCost": n, "blockSize": r, "parallelization": p, "dkLen": length}, salt, \
         hashlib.scrypt(encoded, salt=salt, n=n, r=r, p=p, dklen=length), password
 
@@ -49,7 +50,7 @@ def cases(rng):
 
     iterations = rng.randint(1, 2000)
     for name, algorithm in (("sha256", "PBKDF2_SHA256"), ("sha1", "PBKDF_SHA1")):
-        yield algorithm, {"rounds": iterations}, salt, hashlib.pbkdf2_hmac(name, encoded, salt, iterations, rng.randint(16, 64)), password
+        yield algorithm, {"rounds": iterations}, salt, hashlib.pbkdf2_hmac(name, encoded, salt, iterations, rng.randint(16, 40)), password
 
     for name in ("sha512", "sha256", "sha1", "md5"):
         order = rng.choice(["SALT_AND_PASSWORD", "PASSWORD_AND_SALT", None])

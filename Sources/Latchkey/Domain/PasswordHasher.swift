@@ -60,11 +60,15 @@ package final class PasswordHasher: Sendable {
     package func verify(_ password: String, against hash: String) async throws -> Bool {
         if hash.hasPrefix(Self.importedPrefix) {
             // A hash this server cannot open (another server secret) opens nothing; the user resets the password.
-            guard let sealed = Data(base64Encoded: String(hash.dropFirst(Self.importedPrefix.count))),
-                  let opened = try? secret.open(sealed, for: .importedPassword),
-                  let imported = try? JSONDecoder().decode(ImportedPasswordHash.self, from: opened)
-            else { return false }
-            return try await NIOThreadPool.singleton.runIfActive { imported.matches(password) }
+            let imported = Data(base64Encoded: String(hash.dropFirst(Self.importedPrefix.count)))
+                .flatMap { try? secret.open($0, for: .importedPassword) }
+                .flatMap { try? JSONDecoder().decode(ImportedPasswordHash.self, from: $0) }
+            var matched = false
+            if let imported { matched = try await NIOThreadPool.singleton.runIfActive { imported.matches(password) } }
+            // A digest takes microseconds: with the decoy's bcrypt an imported account answers no sooner than any other,
+            // so that enumeration protection does not give away which accounts were imported.
+            try await verifyDecoy(password)
+            return matched
         }
         let (input, stored): (String, String)
         if hash.hasPrefix(Self.prehashedPrefix) {

@@ -46,6 +46,17 @@ import Testing
             let again = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
             let afterAgain = try await storedHash()
             #expect(again.status == .ok && afterAgain == replaced)
+
+            // Sealed under another server secret (a store copied without its secret): it opens nothing, cleanly.
+            let foreign = try PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 9, count: 32))).stored(try Self.firebaseExample())
+            try await store.write { transaction in
+                guard var account = try await transaction.account(email: email) else { return }
+                account.passwordHash = foreign
+                try await transaction.update(account)
+            }
+            let refused = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
+            let afterRefusal = try await storedHash()
+            #expect(refused.errorMessage == "INVALID_LOGIN_CREDENTIALS" && afterRefusal == foreign)
             withExtendedLifetime(opened) {}
         }
     }

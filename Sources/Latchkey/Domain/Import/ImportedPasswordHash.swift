@@ -6,13 +6,27 @@ import HummingbirdBcrypt
 /// the algorithm, its parameters, the hash and the user's salt.
 ///
 /// The parameters are bounded so that a hostile hash configuration cannot make a sign-in eat the server's memory or
-/// CPU: scrypt at most 64 MiB and 256 MiB of mixing per check, PBKDF2 at most 120,000 iterations (Firebase's own
-/// limit), digests at most 8,192 rounds, bcrypt at most cost 14; keys, salts and hashes at most 1 KiB.
+/// CPU: scrypt at most 64 MiB per lane and 256 MiB of mixing per check, PBKDF2 at most 120,000 HMAC blocks
+/// (iterations × output blocks; Firebase's own limit on iterations), digests at most 8,192 rounds, bcrypt at most
+/// cost 14; keys, salts and hashes at most 1 KiB. A derived hash must be at least 16 bytes, so that a wrong password
+/// never matches by chance. Decoding a stored record checks all of this again.
 package struct ImportedPasswordHash: Codable, Sendable, Equatable {
     package let algorithm: PasswordHashAlgorithm
     package let parameters: PasswordHashParameters
     package let hash: Data
     package let salt: Data
+
+    private enum CodingKeys: String, CodingKey {
+        case algorithm, parameters, hash, salt
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            algorithm: try container.decode(PasswordHashAlgorithm.self, forKey: .algorithm),
+            parameters: try container.decode(PasswordHashParameters.self, forKey: .parameters),
+            hash: try container.decode(Data.self, forKey: .hash), salt: try container.decode(Data.self, forKey: .salt))
+    }
 
     /// Why a hash or its configuration cannot be imported, in words for the operator.
     package struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -26,11 +40,13 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
     static let maximumPBKDF2Iterations = 120_000
     static let maximumDigestRounds = 8192
     static let maximumBcryptCost = 14
+    static let shortestDerivedHash = 16
 
     /// Checks the configuration and the user's hash and salt against the algorithm's rules and the bounds above.
     package init(algorithm: PasswordHashAlgorithm, parameters: PasswordHashParameters, hash: Data, salt: Data) throws(Invalid) {
         guard !hash.isEmpty, hash.count <= Self.maximumBytes else { throw Invalid("passwordHash: 1 to \(Self.maximumBytes) bytes") }
         guard salt.count <= Self.maximumBytes else { throw Invalid("salt: at most \(Self.maximumBytes) bytes") }
+        var hash = hash
         let p = parameters
         switch algorithm {
         case .scrypt:
@@ -38,21 +54,32 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
             guard (p.saltSeparator?.count ?? 0) <= Self.maximumBytes else { throw Invalid("saltSeparator: at most \(Self.maximumBytes) bytes") }
             try Self.require(p.rounds, in: 1...8, "rounds")
             try Self.require(p.memoryCost, in: 1...14, "memoryCost")
+            // The hash is the signer key encrypted: as long as it.
+            guard hash.count == p.signerKey?.count, hash.count >= Self.shortestDerivedHash else {
+                throw Invalid("passwordHash: as long as signerKey, at least \(Self.shortestDerivedHash) bytes")
+            }
         case .standardScrypt:
             let n = try Self.require(p.cpuMemCost, in: 2...(1 << 20), "cpuMemCost")
             guard n & (n - 1) == 0 else { throw Invalid("cpuMemCost: a power of two") }
             let r = try Self.require(p.blockSize, in: 1...64, "blockSize")
             let parallel = try Self.require(p.parallelization, in: 1...16, "parallelization")
-            try Self.require(p.derivedKeyLength, in: 1...Self.maximumBytes, "dkLen")
+            let length = try Self.require(p.derivedKeyLength, in: Self.shortestDerivedHash...Self.maximumBytes, "dkLen")
+            guard hash.count == length else { throw Invalid("passwordHash: dkLen bytes") }
             let memory = 128 * UInt64(n) * UInt64(r)
             guard memory <= Self.maximumScryptMemory, memory * UInt64(parallel) <= Self.maximumScryptWork else {
-                throw Invalid("cpuMemCost × blockSize × parallelization: over this server's bound (\(Self.maximumScryptMemory >> 20) MiB per lane)")
+                throw Invalid("cpuMemCost × blockSize: at most \(Self.maximumScryptMemory >> 20) MiB, and × parallelization \(Self.maximumScryptWork >> 20) MiB")
             }
+            // OpenSSL's (and RFC 7914's) rule: N below 2^(16·r).
+            guard r >= 4 || n < 1 << (16 * r) else { throw Invalid("cpuMemCost: below 2^(16 × blockSize)") }
         case .bcrypt:
-            guard let cost = Self.bcryptCost(hash) else { throw Invalid("passwordHash: not a bcrypt hash ($2a$, $2b$ or $2y$)") }
-            guard cost <= Self.maximumBcryptCost else { throw Invalid("bcrypt cost \(cost): over this server's bound (\(Self.maximumBcryptCost))") }
+            hash = try Self.bcrypt(hash)
         case .pbkdf2SHA256, .pbkdfSHA1:
-            try Self.require(p.rounds, in: 1...Self.maximumPBKDF2Iterations, "rounds")
+            let rounds = try Self.require(p.rounds, in: 1...Self.maximumPBKDF2Iterations, "rounds")
+            let blockSize = algorithm == .pbkdf2SHA256 ? 32 : 20
+            guard hash.count >= Self.shortestDerivedHash else { throw Invalid("passwordHash: at least \(Self.shortestDerivedHash) bytes") }
+            guard rounds * ((hash.count + blockSize - 1) / blockSize) <= Self.maximumPBKDF2Iterations else {
+                throw Invalid("rounds × hash blocks: at most \(Self.maximumPBKDF2Iterations)")
+            }
         case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5:
             try Self.require(p.signerKey, "signerKey")
         case .sha512, .sha256, .sha1, .md5:
@@ -76,8 +103,10 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
         case .scrypt, .standardScrypt, .pbkdf2SHA256, .pbkdfSHA1:
             return Self.equal(derive(password, salt: salt), hash)
         case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5, .sha512, .sha256, .sha1, .md5:
+            // Unset, Firebase's default order is undocumented: either opens (a password that ends with the salt then has
+            // a twin that starts with it; the hash is replaced at the first sign-in anyway). Both are always computed,
+            // so that the time says nothing of which matched.
             let orders: [PasswordHashOrder] = parameters.order.map { [$0] } ?? [.saltAndPassword, .passwordAndSalt]
-            // Both orders are always computed when the order is unset, so that the time says nothing of which matched.
             return orders.map { order in Self.equal(digest(order == .saltAndPassword ? salt + password : password + salt), hash) }
                 .contains(true)
         }
@@ -88,14 +117,15 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
         let p = parameters
         switch algorithm {
         case .scrypt:
-            let memoryCost = UInt64(p.memoryCost ?? 0), rounds = UInt64(p.rounds ?? 0)
+            let memoryCost = UInt64(clamping: p.memoryCost ?? 0), rounds = UInt64(clamping: p.rounds ?? 0)
             let key = KeyDerivation.scrypt(
                 password, salt: salt + Array(p.saltSeparator ?? Data()), n: 1 << memoryCost, r: rounds, p: 1, length: 32,
                 maximumMemory: Self.maximumScryptMemory * 2)
             return key.flatMap { KeyDerivation.aes256CTR(Array(p.signerKey ?? Data()), key: $0) }
         case .standardScrypt:
             return KeyDerivation.scrypt(
-                password, salt: salt, n: UInt64(p.cpuMemCost ?? 0), r: UInt64(p.blockSize ?? 0), p: UInt64(p.parallelization ?? 0),
+                password, salt: salt, n: UInt64(clamping: p.cpuMemCost ?? 0), r: UInt64(clamping: p.blockSize ?? 0),
+                p: UInt64(clamping: p.parallelization ?? 0),
                 length: p.derivedKeyLength ?? 0, maximumMemory: Self.maximumScryptMemory * 2)
         case .pbkdf2SHA256:
             return KeyDerivation.pbkdf2(password, salt: salt, iterations: p.rounds ?? 0, digest: .sha256, length: hash.count)
@@ -129,17 +159,23 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
         return output
     }
 
-    /// Constant-time in the contents; a failed derivation matches nothing.
+    /// Constant-time in the contents; a failed derivation, or nothing, matches nothing.
     private static func equal(_ computed: [UInt8]?, _ stored: Data) -> Bool {
-        guard let computed, computed.count == stored.count else { return false }
+        guard let computed, !stored.isEmpty, computed.count == stored.count else { return false }
         return zip(computed, stored).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// The cost of a bcrypt string, or `nil` when it is not one.
-    private static func bcryptCost(_ hash: Data) -> Int? {
-        let text = String(decoding: hash, as: UTF8.self)
-        guard text.count == 60, ["$2a$", "$2b$", "$2y$"].contains(String(text.prefix(4))) else { return nil }
-        return Int(text.dropFirst(4).prefix(2))
+    /// A bcrypt string as the bcrypt library reads it: `$2a$` or `$2b$` (`$2y$`, PHP's name for `$2b$`, renamed), a
+    /// two-digit cost from 04 to `maximumBcryptCost`, 60 ASCII bytes.
+    private static func bcrypt(_ hash: Data) throws(Invalid) -> Data {
+        let bytes = Array(hash)
+        guard bytes.count == 60, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }),
+              let prefix = String(bytes: bytes.prefix(4), encoding: .ascii), ["$2a$", "$2b$", "$2y$"].contains(prefix),
+              bytes[6] == UInt8(ascii: "$"), let cost = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+              bytes[4..<6].allSatisfy({ (0x30...0x39).contains($0) })
+        else { throw Invalid("passwordHash: not a bcrypt hash ($2a$, $2b$ or $2y$)") }
+        guard (4...maximumBcryptCost).contains(cost) else { throw Invalid("bcrypt cost \(cost): 4 to \(maximumBcryptCost) here") }
+        return prefix == "$2y$" ? Data("$2b$".utf8) + hash.dropFirst(4) : hash
     }
 
     private static func require(_ bytes: Data?, _ name: String) throws(Invalid) {
