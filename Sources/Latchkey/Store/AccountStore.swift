@@ -4,9 +4,8 @@ import Foundation
 package protocol AccountStore {
     func account(email: EmailAddress) async throws -> Account?
     func account(id: String) async throws -> Account?
-    /// The account, read by a write that then changes it: held until the transaction ends on SQLite (one writer). On
-    /// PostgreSQL it is a plain read for now; `FOR UPDATE` there is a known follow-up (the change's `valid_since` stays
-    /// monotonic either way).
+    /// The account, held until the transaction ends (PostgreSQL's `FOR UPDATE`; SQLite has one writer), so a change
+    /// decided on what it read cannot lose a concurrent one.
     func lockedAccount(id: String) async throws -> Account?
     /// The account with this address, held as `lockedAccount(id:)` holds it.
     func lockedAccount(email: EmailAddress) async throws -> Account?

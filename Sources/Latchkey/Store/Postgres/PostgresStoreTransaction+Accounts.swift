@@ -11,12 +11,11 @@ extension PostgresStoreTransaction {
     }
 
     func lockedAccount(id: String) async throws -> Account? {
-        // Without FOR UPDATE for now: with it the PostgreSQL suite stalled on CI-like load (under investigation).
-        try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
+        try await row("SELECT * FROM accounts WHERE id = \(id) FOR UPDATE").map(Self.account(from:))
     }
 
     func lockedAccount(email: EmailAddress) async throws -> Account? {
-        try await row("SELECT * FROM accounts WHERE email = \(email.value)").map(Self.account(from:))
+        try await row("SELECT * FROM accounts WHERE email = \(email.value) FOR UPDATE").map(Self.account(from:))
     }
 
     func insert(_ account: Account) async throws {
