@@ -82,3 +82,17 @@ def test_the_admin_sdk_creates_users_that_sign_in(admin):
     with pytest.raises(auth.UidAlreadyExistsError):
         auth.create_user(uid="carol-42", app=app)
 
+
+
+def test_the_admin_sdk_lists_every_user_page_by_page(admin):
+    """`auth.list_users()` (`accounts:batchGet`): pages of `max_results` in uid order, and `iterate_all()` across them."""
+    server, app = admin
+    uids = sorted(f"listed-{n:02d}" for n in range(23))
+    for uid in uids:
+        auth.create_user(uid=uid, email=f"{uid}@example.com", app=app)
+    first = auth.list_users(max_results=10, app=app)
+    assert [user.uid for user in first.users] == uids[:10] and first.has_next_page
+    assert [user.email for user in first.get_next_page().users] == [f"{uid}@example.com" for uid in uids[10:20]]
+    assert [user.uid for user in auth.list_users(max_results=10, app=app).iterate_all()] == uids
+    with pytest.raises(ValueError):
+        auth.list_users(max_results=1001, app=app)

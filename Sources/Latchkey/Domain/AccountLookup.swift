@@ -48,6 +48,24 @@ package struct AccountLookup: Sendable {
         return .accepted(account)
     }
 
+    /// The longest page of the admin listing, and the page a request that names none gets (Firebase's).
+    static let pageSizes = (largest: 1000, standard: 20)
+
+    /// A page of every account in id order for the admin listing (`accounts:batchGet`): at most `size` users, and the
+    /// token of the next page when there are more.
+    package func page(size: Int?, after token: String?) async throws -> (users: [UserRecord], nextPageToken: String?) {
+        let size = size ?? Self.pageSizes.standard
+        guard (1...Self.pageSizes.largest).contains(size) else { throw SignInError.invalidPageSelection }
+        let after = try PageToken.id(resumedBy: token, invalid: SignInError.invalidPageSelection)
+        return try await store.read { transaction in
+            let accounts = try await transaction.accounts(after: after, limit: size + 1)
+            var users: [UserRecord] = []
+            for account in accounts.prefix(size) { users.append(try await transaction.userRecord(account, describing: true)) }
+            let next = accounts.count > size ? users.last.map { PageToken.resuming(after: $0.account.id) } : nil
+            return (users, next)
+        }
+    }
+
     /// The users with any of these ids or addresses (admin lookup), each once.
     package func users(
         ids: [String], emails: [EmailAddress], identities: [(providerID: String, providerUserID: String)] = []

@@ -33,6 +33,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case emailExists
     case duplicateLocalID
     case invalidLocalID
+    /// `accounts:batchGet`: a page size outside 1...1000, or a page token this server did not give.
+    case invalidPageSelection
     case emailNotFound
     case invalidPassword
     case invalidLoginCredentials
@@ -134,6 +136,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .emailExists: "EMAIL_EXISTS"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
+        case .invalidPageSelection: "INVALID_PAGE_SELECTION"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"

@@ -59,21 +59,14 @@ package struct ProviderConfigAdministration: Sendable {
     package func list(_ kind: ProviderConfig.Kind, pageSize: Int?, pageToken: String?) async throws -> (page: [Listed], nextPageToken: String?) {
         let size = pageSize ?? Self.maximumPageSize
         guard (1...Self.maximumPageSize).contains(size) else { throw ProviderConfigError.invalidPageSelection }
-        var start: String?
-        if let pageToken, !pageToken.isEmpty {
-            guard let data = Data(base64URLEncoded: pageToken), let id = String(data: data, encoding: .utf8) else {
-                throw ProviderConfigError.invalidPageSelection
-            }
-            start = id
-        }
-        let after = start
+        let after = try PageToken.id(resumedBy: pageToken, invalid: ProviderConfigError.invalidPageSelection)
         let stored = try await directory.store.read { try await $0.providerConfigs(kind, after: after, limit: size + 1) }
         var all = try stored.map(listed)
         all += directory.file.providers.filter { Self.kind(of: $0.providerID) == kind && $0.providerID > (after ?? "") }
             .map { Listed(settings: $0, clientSecret: nil) }
         all.sort { $0.settings.providerID < $1.settings.providerID }
         let page = Array(all.prefix(size))
-        let next = all.count > size ? page.last.map { Data($0.settings.providerID.utf8).base64URLEncoded() } : nil
+        let next = all.count > size ? page.last.map { PageToken.resuming(after: $0.settings.providerID) } : nil
         return (page, next)
     }
 

@@ -2,7 +2,7 @@ import Hummingbird
 import LatchkeyWire
 
 /// Password accounts and account information: `accounts:signUp`, `accounts:signInWithPassword`,
-/// `accounts:createAuthUri` and `accounts:lookup`.
+/// `accounts:createAuthUri`, `accounts:lookup` and the admin listing `accounts:batchGet`.
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
@@ -15,6 +15,7 @@ struct AccountsController {
             .post("accounts:signInWithPassword", use: signInWithPassword)
             .post("accounts:createAuthUri", use: createAuthUri)
             .post("accounts:lookup", use: lookupAccount)
+            .get("accounts:batchGet", use: listAccounts)
     }
 
     /// Either field, even null, makes a password sign-up, which needs both; neither makes an anonymous account.
@@ -93,5 +94,19 @@ struct AccountsController {
         }
         guard let idToken = body.idToken, !idToken.isEmpty else { throw SignInError.invalidIDToken }
         return GetAccountInfoResponse(users: [UserInfo(try await lookup.user(idToken: idToken))])
+    }
+
+    /// Firebase's `accounts:batchGet` (admin; the Admin SDKs' `list_users`): every account in uid order, `maxResults`
+    /// at a time (1 to 1000, 20 by default), `nextPageToken` to go on. Password hashes show only as Firebase's
+    /// redacted placeholder.
+    @Sendable func listAccounts(_ request: Request, context: AppRequestContext) async throws -> DownloadAccountResponse {
+        guard context.isAdmin else { throw APIError.unauthenticated }
+        let query = request.uri.queryParameters
+        let size = try query.get("maxResults").map { text throws(SignInError) in
+            guard let size = Int(text) else { throw .invalidPageSelection }
+            return size
+        }
+        let (users, next) = try await lookup.page(size: size, after: query.get("nextPageToken"))
+        return DownloadAccountResponse(users: users.isEmpty ? nil : users.map(UserInfo.init(_:)), nextPageToken: next)
     }
 }

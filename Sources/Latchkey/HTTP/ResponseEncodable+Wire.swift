@@ -8,6 +8,7 @@ extension EmailLinkSigninResponse: ResponseEncodable {}
 extension ResetPasswordResponse: ResponseEncodable {}
 extension SignupNewUserResponse: ResponseEncodable {}
 extension VerifyPasswordResponse: ResponseEncodable {}
+extension DownloadAccountResponse: ResponseEncodable {}
 extension SignInWithIdpResponse: ResponseEncodable {}
 extension CreateAuthUriResponse: ResponseEncodable {}
 extension GetAccountInfoResponse: ResponseEncodable {}

@@ -10,6 +10,12 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
     }
 
+    func accounts(after: String?, limit: Int) async throws -> [Account] {
+        // Byte order, as SQLite and Swift compare: the database's collation could order ids otherwise and skip some.
+        try await rows("SELECT * FROM accounts WHERE id COLLATE \"C\" > \(after ?? "") ORDER BY id COLLATE \"C\" LIMIT \(limit)")
+            .map(Self.account(from:))
+    }
+
     func lockedAccount(id: String) async throws -> Account? {
         try await row("SELECT * FROM accounts WHERE id = \(id) FOR UPDATE").map(Self.account(from:))
     }

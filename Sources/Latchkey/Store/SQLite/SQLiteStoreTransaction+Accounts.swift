@@ -10,6 +10,11 @@ extension SQLiteStoreTransaction {
         try row(sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).flatMap(Self.account(from:))
     }
 
+    func accounts(after: String?, limit: Int) async throws -> [Account] {
+        try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE id > ? ORDER BY id LIMIT ?", arguments: [after ?? "", limit])
+            .compactMap(Self.account(from:))
+    }
+
     func lockedAccount(id: String) async throws -> Account? {
         try await account(id: id)
     }

@@ -25,6 +25,25 @@ import Testing
 
     /// `validSince` only moves forward: a write built from an older read never brings revoked tokens back; the targeted
     /// writes touch their one column.
+    /// The admin listing's pages: id order as bytes compare (capitals before small letters), after the last id seen.
+    @Test(arguments: StoreKind.all) func accountsArePagedInIdOrder(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ids = ["b", "a", "C", "ab", "z-1", "Z"]
+            for id in ids { try await store.write { try await $0.insert(Fixture.account(id, "\(id.lowercased())-\(id.utf8.first ?? 0)@example.com")) } }
+            var seen: [String] = []
+            var after: String?
+            while true {
+                let from = after
+                let page = try await store.read { try await $0.accounts(after: from, limit: 4) }
+                seen += page.map(\.id)
+                guard page.count == 4, let last = page.last?.id else { break }
+                after = last
+            }
+            #expect(seen == ids.sorted())
+            #expect(try await store.read { try await $0.accounts(after: "zz", limit: 4) }.isEmpty)
+        }
+    }
+
     @Test(arguments: StoreKind.all) func validSinceNeverMovesBack(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let stale = Fixture.account("alice", "alice@example.com")
