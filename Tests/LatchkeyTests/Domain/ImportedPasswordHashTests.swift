@@ -13,13 +13,7 @@ import Testing
 
     /// The example of github.com/firebase/scrypt's README: a project's hash parameters, a user's salt and password.
     @Test func firebasesPublishedExample() throws {
-        let parameters = PasswordHashParameters(
-            signerKey: try Self.bytes("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
-            saltSeparator: try Self.bytes("Bw=="), rounds: 8, memoryCost: 14)
-        let imported = try ImportedPasswordHash(
-            algorithm: .scrypt, parameters: parameters,
-            hash: try Self.bytes("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
-            salt: try Self.bytes("42xEC+ixf3L2lw=="))
+        let imported = try ImportedPasswordHash.firebaseExample()
         #expect(imported.matches("user1password"))
         #expect(!imported.matches("user1passwore") && !imported.matches("user1password ") && !imported.matches(""))
     }

@@ -6,18 +6,6 @@ import Testing
 /// A password hash imported from Firebase opens the account at the first sign-in, which replaces it with this
 /// server's own hash in the same transaction: the imported hash is used at most once.
 @Suite struct ImportedPasswordSignInTests {
-    /// Firebase's published scrypt example (github.com/firebase/scrypt), for the password `user1password`.
-    static func firebaseExample() throws -> ImportedPasswordHash {
-        func bytes(_ base64: String) throws -> Data { try #require(Data(base64Encoded: base64)) }
-        return try ImportedPasswordHash(
-            algorithm: .scrypt,
-            parameters: PasswordHashParameters(
-                signerKey: try bytes("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
-                saltSeparator: try bytes("Bw=="), rounds: 8, memoryCost: 14),
-            hash: try bytes("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
-            salt: try bytes("42xEC+ixf3L2lw=="))
-    }
-
     @Test func theFirstSignInReplacesTheImportedHash() async throws {
         try await withApp { client, workspace, _ in
             #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"ida@example.com","password":"placeholder"}"#).status == .ok)
@@ -25,7 +13,7 @@ import Testing
             let opened = try await makeStore(configuration, logger: Logger(label: "test"))
             let store = opened.store
             let hasher = PasswordHasher(cost: 4, secret: try ServerSecret.load(configuration.security, creatingIfMissing: false))
-            let imported = try hasher.stored(try Self.firebaseExample())
+            let imported = try hasher.stored(try ImportedPasswordHash.firebaseExample())
             let email = try #require(EmailAddress("ida@example.com"))
             try await store.write { transaction in
                 guard var account = try await transaction.account(email: email) else { return }
@@ -48,7 +36,7 @@ import Testing
             #expect(again.status == .ok && afterAgain == replaced)
 
             // Sealed under another server secret (a store copied without its secret): it opens nothing, cleanly.
-            let foreign = try PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 9, count: 32))).stored(try Self.firebaseExample())
+            let foreign = try PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 9, count: 32))).stored(try ImportedPasswordHash.firebaseExample())
             try await store.write { transaction in
                 guard var account = try await transaction.account(email: email) else { return }
                 account.passwordHash = foreign
