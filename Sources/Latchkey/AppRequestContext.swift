@@ -20,8 +20,9 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         clientIP = remoteAddress?.ipAddress
     }
 
-    /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread.
-    package var maxUploadSize: Int { 64 * 1024 }
+    /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread, except where
+    /// `RequestTimeoutMiddleware` allows an admin's import more.
+    package var maxUploadSize = 64 * 1024
 
     package var responseEncoder: JSONEncoder { .api }
 

@@ -77,7 +77,8 @@ package func buildApplication(
         clientAddress: ClientAddressMiddleware(
             trustedProxies: configuration.server.trustedProxies, header: configuration.server.clientIPHeader),
         cors: CORSMiddleware(allowedOrigins: configuration.cors.allowedOrigins, authorizedDomains: configuration.authorizedDomains),
-        requestTimeout: .seconds(configuration.server.requestTimeoutSeconds),
+        requestTimeout: RequestTimeoutMiddleware(
+            timeout: .seconds(configuration.server.requestTimeoutSeconds), admin: admin, adminImportLimit: configuration.server.maxAdminBodyBytes),
         authentication: ClientAuthenticationMiddleware(
             apiKeys: configuration.apiKeys, admin: admin,
             quota: quota),
@@ -99,6 +100,7 @@ package func buildApplication(
             administration: AccountAdministration(
                 store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup, actionCodes: actionCodes),
+        accountImport: AccountImportController(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(
                 store: store, secret: secret, clock: clock, finisher: finisher, notices: notices, policy: secondFactors, recentLogin: recentLogin),

@@ -6,9 +6,9 @@ import Hummingbird
 /// project-scoped `/v1/projects/{projectId}/…` of admin SDKs, the `/identitytoolkit.googleapis.com/…` and
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
 func buildRouter(
-    projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: Duration,
+    projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: RequestTimeoutMiddleware,
     authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
-    accounts: AccountsController, accountUpdates: AccountUpdatesController, secondFactors: SecondFactorController,
+    accounts: AccountsController, accountUpdates: AccountUpdatesController, accountImport: AccountImportController, secondFactors: SecondFactorController,
     providerConfigs: ProviderConfigController,
     projectConfig: ProjectConfigController, secureToken: SecureTokenController, wellKnown: WellKnownController,
     action: ActionController, report: SignInReportController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
@@ -23,7 +23,7 @@ func buildRouter(
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints]
+        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, accountImport.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
@@ -74,7 +74,7 @@ func buildRouter(
         // Inside CORS, cache policy and HEAD, so that errors get their headers like any answer.
         ErrorMiddleware(metrics: metrics)
         MethodNotAllowedMiddleware(routes: catalogue.routes)
-        RequestTimeoutMiddleware(timeout: requestTimeout)
+        requestTimeout
     }
     addRoutes(to: router)
     return router

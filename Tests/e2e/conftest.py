@@ -35,6 +35,22 @@ def start_latchkey(tmp_path):
             server.kill()
 
 
+ADMIN_TOKEN = "owner"  # what Firebase's Admin SDKs send to an emulator
+
+
+@pytest.fixture
+def admin(start_latchkey, monkeypatch):
+    """A Latchkey configured as the Admin SDK's emulator, and an SDK app pointed at it: (server, app)."""
+    server = start_latchkey(
+        adminTokens=[ADMIN_TOKEN],
+        tokens={"keyDirectory": "data/keys", "issuer": f"https://securetoken.google.com/{PROJECT_ID}"},
+    )
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
+    yield server, app
+    firebase_admin.delete_app(app)
+
+
 @pytest.fixture
 def server(start_latchkey):
     return start_latchkey()

@@ -6,29 +6,11 @@ PyJWT against the JWKS) in test_live_flow.py.
 """
 
 import time
-import uuid
 
-import firebase_admin
 import pytest
 from firebase_admin import auth
 
-from harness import CONTINUE_URL, PROJECT_ID, code_of, complete, post, refresh
-
-ADMIN_TOKEN = "owner"  # what the Admin SDK sends to an emulator
-
-
-@pytest.fixture
-def admin(start_latchkey, monkeypatch):
-    """A Latchkey configured as the SDK's emulator, and an SDK app pointed at it."""
-    server = start_latchkey(
-        adminTokens=[ADMIN_TOKEN],
-        tokens={"keyDirectory": "data/keys", "issuer": f"https://securetoken.google.com/{PROJECT_ID}"},
-    )
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")
-    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
-    yield server, app
-    firebase_admin.delete_app(app)
-
+from harness import CONTINUE_URL, code_of, complete, post, refresh
 
 def test_the_admin_sdk_generates_links_and_manages_users(admin):
     server, app = admin

@@ -16,6 +16,8 @@ import NIOCore
 ///   this time; a client trickling it in is answered 408.
 /// - `server.maxHeaderBytes` (integer, default `16384`, 1024 to 81920): the most the request line and headers may
 ///   take; a larger request is refused before it reaches a handler.
+/// - `server.maxAdminBodyBytes` (integer, default `4194304`, 65536 to 67108864): how large an admin's
+///   `accounts:batchCreate` body may be (1,000 users with their hashes); every other request body is limited to 64 KiB.
 /// - `server.shutdownTimeoutSeconds` (integer, default `20`, 1 to 300): on SIGTERM or SIGINT, how long in-flight
 ///   requests and the mail worker's current message may take before they are cancelled.
 package struct ServerConfiguration: Sendable {
@@ -33,6 +35,7 @@ package struct ServerConfiguration: Sendable {
     package var headerTimeoutSeconds: Int
     package var requestTimeoutSeconds: Int
     package var maxHeaderBytes: Int
+    package var maxAdminBodyBytes: Int
     package var shutdownTimeoutSeconds: Int
 
     init(_ read: inout ConfigSectionReader) {
@@ -50,6 +53,7 @@ package struct ServerConfiguration: Sendable {
         headerTimeoutSeconds = read.int("server.headerTimeoutSeconds", default: 10, in: 1...300)
         requestTimeoutSeconds = read.int("server.requestTimeoutSeconds", default: 10, in: 1...300)
         maxHeaderBytes = read.int("server.maxHeaderBytes", default: 16 * 1024, in: 1024...80 * 1024)
+        maxAdminBodyBytes = read.int("server.maxAdminBodyBytes", default: 4 << 20, in: 64 << 10...64 << 20)
         shutdownTimeoutSeconds = read.int("server.shutdownTimeoutSeconds", default: 20, in: 1...300)
     }
 }

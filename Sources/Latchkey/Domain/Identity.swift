@@ -32,4 +32,18 @@ package struct Identity: Sendable, Equatable {
         self.rawProfile = rawProfile
         self.createdAt = createdAt
     }
+
+    /// What makes the identity unique: the provider and the provider's user id.
+    package var key: IdentityKey { IdentityKey(providerID: providerID, providerUserID: providerUserID) }
+}
+
+/// An identity's unique key.
+package struct IdentityKey: Hashable, Sendable {
+    package var providerID: String
+    package var providerUserID: String
+
+    package init(providerID: String, providerUserID: String) {
+        self.providerID = providerID
+        self.providerUserID = providerUserID
+    }
 }

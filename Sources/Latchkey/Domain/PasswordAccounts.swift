@@ -57,7 +57,7 @@ package struct PasswordAccounts: Sendable {
     ///
     /// Every attempt counts against the per-IP limit on sign-ins; wrong passwords count per IP and per address too,
     /// and once one of those windows is full every attempt is refused before the password is looked at (an admin
-    /// counts against none). A hash made before passwords were pre-hashed is replaced by a current one.
+    /// counts against none). An imported or outdated hash is replaced by a current one (`PasswordHasher.needsRehash`).
     package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> SignInResult {
         let requester = caller.requester
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: requester)
@@ -73,7 +73,7 @@ package struct PasswordAccounts: Sendable {
             try await limiter.countFailure(failureLimits)
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
-        let upgradedHash = PasswordHasher.isOutdated(passwordHash) ? try await hasher.hash(password) : nil
+        let upgradedHash = hasher.needsRehash(passwordHash, password: password) ? try await hasher.hash(password) : nil
         let now = clock.now
         let refusal: SignInError = enumerationProtection ? .invalidLoginCredentials : .invalidPassword
         let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in

@@ -7,18 +7,19 @@ import Synchronization
 /// Hashes and checks passwords with bcrypt, off the event loops and the cooperative pool (a hash takes
 /// tens of milliseconds by design).
 ///
-/// bcrypt reads its input up to the first NUL byte and at most 72 bytes, so hashing a password directly would let
-/// `abcdef\0secret` open with `abcdef`, and a 72-byte prefix open a longer password. Hashes are therefore made of the
-/// base64 SHA-256 of the password's exact UTF-8 bytes, marked with `prehashedPrefix`. Hashes made before that (plain
-/// `$2b$…`) keep working for every password they can compare exactly (no NUL, at most 72 bytes), and are replaced
-/// on the next sign-in, as are hashes imported from another system (`ImportedPasswordHash`, sealed under the server
-/// secret with their parameters).
+/// bcrypt reads its input up to the first NUL byte and at most 72 bytes. A password it reads whole (at most 72 UTF-8
+/// bytes; new passwords have no control characters) is hashed as it is: standard bcrypt, which any other system, Firebase's
+/// `BCRYPT` import among them, can check, so `latchkey export` hands passwords on intact. A longer one is hashed as the
+/// base64 SHA-256 of its exact bytes, marked with `prehashedPrefix`, so that every byte counts. A check compares
+/// exactly: a password bcrypt would cut never opens a plain hash. Hashes imported from another system
+/// (`ImportedPasswordHash`, sealed under the server secret with their parameters), pre-hashes of passwords that fit, and
+/// hashes of a lower cost are replaced at the next sign-in (`needsRehash`).
 package final class PasswordHasher: Sendable {
     /// Firebase's rule, and its message.
     package static let minimumLength = 6
     /// Firebase's longest password policy; the pre-hash makes every byte count, however many.
     package static let maximumLength = 4096
-    /// What the older, direct bcrypt hashes could compare.
+    /// The most bcrypt reads of a password.
     static let directBcryptLimit = 72
     static let prehashedPrefix = "sha256-bcrypt:"
     static let importedPrefix = "imported-v1:"
@@ -47,8 +48,11 @@ package final class PasswordHasher: Sendable {
 
     package func hash(_ password: String) async throws -> String {
         let cost = cost
-        let input = Self.prehashed(password)
-        return try await NIOThreadPool.singleton.runIfActive { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
+        guard Self.fitsBcrypt(password) else {
+            let input = Self.prehashed(password)
+            return try await NIOThreadPool.singleton.runIfActive { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
+        }
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
     /// What the store keeps for an imported hash: sealed, so that its signer key is never readable at rest.
@@ -73,10 +77,10 @@ package final class PasswordHasher: Sendable {
         let (input, stored): (String, String)
         if hash.hasPrefix(Self.prehashedPrefix) {
             (input, stored) = (Self.prehashed(password), String(hash.dropFirst(Self.prehashedPrefix.count)))
-        } else if password.utf8.count <= Self.directBcryptLimit, !password.utf8.contains(0) {
+        } else if Self.fitsBcrypt(password) {
             (input, stored) = (password, hash)
         } else {
-            // A direct hash cannot tell this password from its truncation: refuse it, after the same work as a check.
+            // A plain hash cannot tell this password from its truncation: refuse it, after the same work as a check.
             (input, stored) = (Self.prehashed(password), hash)
             _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
             return false
@@ -84,9 +88,20 @@ package final class PasswordHasher: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
     }
 
-    /// A hash made before passwords were pre-hashed, or imported, to be replaced once its password is known again.
-    package static func isOutdated(_ hash: String) -> Bool {
-        !hash.hasPrefix(prehashedPrefix)
+    /// Whether `hash`, just opened by `password`, should be replaced by a hash made now: an imported one (used at most
+    /// once), a pre-hash of a password plain bcrypt reads whole, or one of a lower cost than this server's.
+    package func needsRehash(_ hash: String, password: String) -> Bool {
+        if hash.hasPrefix(Self.importedPrefix) { return true }
+        if hash.hasPrefix(Self.prehashedPrefix), Self.fitsBcrypt(password) { return true }
+        let bcrypt = hash.hasPrefix(Self.prehashedPrefix) ? Substring(hash.dropFirst(Self.prehashedPrefix.count)) : Substring(hash)
+        // `$2b$11$…`: the cost is the two digits after the version.
+        guard let hashCost = Int(bcrypt.dropFirst(4).prefix(2)) else { return true }
+        return hashCost < Int(cost)
+    }
+
+    /// Whether bcrypt reads all of `password`: no NUL, at most 72 bytes.
+    static func fitsBcrypt(_ password: String) -> Bool {
+        password.utf8.count <= directBcryptLimit && !password.utf8.contains(0)
     }
 
     /// 44 base64 characters: never a NUL, always under bcrypt's 72 bytes.

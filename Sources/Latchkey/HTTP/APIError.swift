@@ -65,6 +65,11 @@ extension APIError {
         status: .serviceUnavailable, message: "The service is currently unavailable.", reason: "backendError", rpcStatus: "UNAVAILABLE")
     static let internalError = APIError(status: .internalServerError, message: "Internal error encountered.", reason: "backendError", rpcStatus: "INTERNAL")
 
+    /// A request Identity Toolkit refuses as a whole: `message` is its code, and a detail after " : ".
+    static func invalidArgument(_ message: String) -> APIError {
+        APIError(status: .badRequest, message: message, rpcStatus: "INVALID_ARGUMENT")
+    }
+
     static func invalidJSON(_ detail: String) -> APIError {
         APIError(status: .badRequest, message: "Invalid JSON payload received. \(detail)", rpcStatus: "INVALID_ARGUMENT")
     }

@@ -190,3 +190,7 @@ extension FinalizeMfaSignInRequest: RefusedFields {
         }
     }
 }
+
+extension UploadAccountRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? { nil }
+}

@@ -4,6 +4,8 @@ import Foundation
 package protocol AccountStore {
     func account(email: EmailAddress) async throws -> Account?
     func account(id: String) async throws -> Account?
+    /// The accounts with any of these ids or addresses, each once, in no particular order (imports, many at a time).
+    func accounts(ids: [String], emails: [EmailAddress]) async throws -> [Account]
     /// Up to `limit` accounts in id order (bytewise), after the id `after`: a page of the admin listing.
     func accounts(after: String?, limit: Int) async throws -> [Account]
     /// The account, held until the transaction ends (PostgreSQL's `FOR UPDATE`; SQLite has one writer), so a change

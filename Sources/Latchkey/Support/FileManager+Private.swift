@@ -31,3 +31,23 @@ func writePrivateFile(_ data: Data, to url: URL) throws {
         rename(temporary.path, url.path) == 0
     else { throw StartupError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
 }
+
+/// Writes `data` to a new file only its owner can read, whatever the umask; an existing file is refused, never
+/// overwritten, and a failed write leaves no file behind.
+package func writeNewPrivateFile(_ data: Data, to url: URL) throws {
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+        throw StartupError(errno == EEXIST ? "\(url.path) exists: choose a new file" : "cannot create \(url.path): \(String(cString: strerror(errno)))")
+    }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    do {
+        guard fchmod(descriptor, 0o600) == 0 else { throw StartupError("cannot restrict \(url.path): \(String(cString: strerror(errno)))") }
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+        try handle.close()
+    } catch {
+        try? handle.close()
+        unlink(url.path)
+        throw error as? StartupError ?? StartupError("cannot write \(url.path): \(error)")
+    }
+}

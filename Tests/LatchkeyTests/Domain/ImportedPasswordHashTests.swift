@@ -132,7 +132,7 @@ import Testing
         let sealed = try #require(Data(base64Encoded: String(stored.dropFirst("imported-v1:".count))))
         #expect(stored.hasPrefix("imported-v1:") && (try? JSONSerialization.jsonObject(with: sealed)) == nil)
         #expect(sealed.firstRange(of: key) == nil && sealed.firstRange(of: digest) == nil)
-        #expect(PasswordHasher.isOutdated(stored))
+        #expect(hasher.needsRehash(stored, password: "hunter22"))
         #expect(try await hasher.verify("hunter22", against: stored))
         #expect(try await !hasher.verify("hunter23", against: stored))
         let elsewhere = PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 8, count: 32)))

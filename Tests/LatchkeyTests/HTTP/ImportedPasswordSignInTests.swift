@@ -29,7 +29,7 @@ import Testing
             let right = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
             #expect(right.status == .ok)
             let replaced = try #require(try await storedHash())
-            #expect(replaced != imported && !PasswordHasher.isOutdated(replaced))
+            #expect(replaced != imported && replaced.hasPrefix("$2b$04$") && !hasher.needsRehash(replaced, password: "user1password"))
             #expect(try await hasher.verify("user1password", against: replaced))
             let again = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ida@example.com","password":"user1password"}"#)
             let afterAgain = try await storedHash()

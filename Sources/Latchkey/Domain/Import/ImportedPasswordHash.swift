@@ -44,51 +44,64 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
 
     /// Checks the configuration and the user's hash and salt against the algorithm's rules and the bounds above.
     package init(algorithm: PasswordHashAlgorithm, parameters: PasswordHashParameters, hash: Data, salt: Data) throws(Invalid) {
+        try Self.check(algorithm, parameters)
         guard !hash.isEmpty, hash.count <= Self.maximumBytes else { throw Invalid("passwordHash: 1 to \(Self.maximumBytes) bytes") }
         guard salt.count <= Self.maximumBytes else { throw Invalid("salt: at most \(Self.maximumBytes) bytes") }
         var hash = hash
-        let p = parameters
         switch algorithm {
         case .scrypt:
-            try Self.require(p.signerKey, "signerKey")
-            guard (p.saltSeparator?.count ?? 0) <= Self.maximumBytes else { throw Invalid("saltSeparator: at most \(Self.maximumBytes) bytes") }
-            try Self.require(p.rounds, in: 1...8, "rounds")
-            try Self.require(p.memoryCost, in: 1...14, "memoryCost")
             // The hash is the signer key encrypted: as long as it.
-            guard hash.count == p.signerKey?.count, hash.count >= Self.shortestDerivedHash else {
+            guard hash.count == parameters.signerKey?.count, hash.count >= Self.shortestDerivedHash else {
                 throw Invalid("passwordHash: as long as signerKey, at least \(Self.shortestDerivedHash) bytes")
             }
         case .standardScrypt:
-            let n = try Self.require(p.cpuMemCost, in: 2...(1 << 20), "cpuMemCost")
-            guard n & (n - 1) == 0 else { throw Invalid("cpuMemCost: a power of two") }
-            let r = try Self.require(p.blockSize, in: 1...64, "blockSize")
-            let parallel = try Self.require(p.parallelization, in: 1...16, "parallelization")
-            let length = try Self.require(p.derivedKeyLength, in: Self.shortestDerivedHash...Self.maximumBytes, "dkLen")
-            guard hash.count == length else { throw Invalid("passwordHash: dkLen bytes") }
-            let memory = 128 * UInt64(n) * UInt64(r)
-            guard memory <= Self.maximumScryptMemory, memory * UInt64(parallel) <= Self.maximumScryptWork else {
-                throw Invalid("cpuMemCost × blockSize: at most \(Self.maximumScryptMemory >> 20) MiB, and × parallelization \(Self.maximumScryptWork >> 20) MiB")
-            }
-            // OpenSSL's (and RFC 7914's) rule: N below 2^(16·r).
-            guard r >= 4 || n < 1 << (16 * r) else { throw Invalid("cpuMemCost: below 2^(16 × blockSize)") }
+            guard hash.count == parameters.derivedKeyLength else { throw Invalid("passwordHash: dkLen bytes") }
         case .bcrypt:
             hash = try Self.bcrypt(hash)
         case .pbkdf2SHA256, .pbkdfSHA1:
-            let rounds = try Self.require(p.rounds, in: 1...Self.maximumPBKDF2Iterations, "rounds")
             let blockSize = algorithm == .pbkdf2SHA256 ? 32 : 20
             guard hash.count >= Self.shortestDerivedHash else { throw Invalid("passwordHash: at least \(Self.shortestDerivedHash) bytes") }
-            guard rounds * ((hash.count + blockSize - 1) / blockSize) <= Self.maximumPBKDF2Iterations else {
+            guard (parameters.rounds ?? 0) * ((hash.count + blockSize - 1) / blockSize) <= Self.maximumPBKDF2Iterations else {
                 throw Invalid("rounds × hash blocks: at most \(Self.maximumPBKDF2Iterations)")
             }
-        case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5:
-            try Self.require(p.signerKey, "signerKey")
-        case .sha512, .sha256, .sha1, .md5:
-            try Self.require(p.rounds, in: 0...Self.maximumDigestRounds, "rounds")
+        case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5, .sha512, .sha256, .sha1, .md5:
+            break
         }
         self.algorithm = algorithm
         self.parameters = parameters
         self.hash = hash
         self.salt = salt
+    }
+
+    /// Checks an import's configuration alone, so that a hostile or mistaken one is refused before any user is read.
+    package static func check(_ algorithm: PasswordHashAlgorithm, _ p: PasswordHashParameters) throws(Invalid) {
+        switch algorithm {
+        case .scrypt:
+            try require(p.signerKey, "signerKey")
+            guard (p.saltSeparator?.count ?? 0) <= maximumBytes else { throw Invalid("saltSeparator: at most \(maximumBytes) bytes") }
+            try require(p.rounds, in: 1...8, "rounds")
+            try require(p.memoryCost, in: 1...14, "memoryCost")
+        case .standardScrypt:
+            let n = try require(p.cpuMemCost, in: 2...(1 << 20), "cpuMemCost")
+            guard n & (n - 1) == 0 else { throw Invalid("cpuMemCost: a power of two") }
+            let r = try require(p.blockSize, in: 1...64, "blockSize")
+            let parallel = try require(p.parallelization, in: 1...16, "parallelization")
+            try require(p.derivedKeyLength, in: shortestDerivedHash...maximumBytes, "dkLen")
+            let memory = 128 * UInt64(n) * UInt64(r)
+            guard memory <= maximumScryptMemory, memory * UInt64(parallel) <= maximumScryptWork else {
+                throw Invalid("cpuMemCost × blockSize: at most \(maximumScryptMemory >> 20) MiB, and × parallelization \(maximumScryptWork >> 20) MiB")
+            }
+            // OpenSSL's (and RFC 7914's) rule: N below 2^(16·r).
+            guard r >= 4 || n < 1 << (16 * r) else { throw Invalid("cpuMemCost: below 2^(16 × blockSize)") }
+        case .bcrypt:
+            break
+        case .pbkdf2SHA256, .pbkdfSHA1:
+            try require(p.rounds, in: 1...maximumPBKDF2Iterations, "rounds")
+        case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5:
+            try require(p.signerKey, "signerKey")
+        case .sha512, .sha256, .sha1, .md5:
+            try require(p.rounds, in: 0...maximumDigestRounds, "rounds")
+        }
     }
 
     /// Whether `password` is the one the hash was made from. CPU-bound by design: call it off the cooperative pool.

@@ -58,3 +58,15 @@ package struct PasswordHashParameters: Codable, Sendable, Equatable {
         self.order = order
     }
 }
+
+/// An import's hash algorithm with its parameters, checked against the bounds of `ImportedPasswordHash`.
+package struct PasswordHashConfig: Sendable, Equatable {
+    package let algorithm: PasswordHashAlgorithm
+    package let parameters: PasswordHashParameters
+
+    package init(algorithm: PasswordHashAlgorithm, parameters: PasswordHashParameters) throws(ImportedPasswordHash.Invalid) {
+        try ImportedPasswordHash.check(algorithm, parameters)
+        self.algorithm = algorithm
+        self.parameters = parameters
+    }
+}

@@ -3,18 +3,7 @@ extension CopiedTable {
     /// sessions before their refresh tokens). A test compares this with both stores' migrated schemas, so a migration
     /// that adds a table or a column cannot leave it out of the copy unnoticed.
     package static let all: [CopiedTable] = [
-        CopiedTable(
-            "accounts", key: ["id"],
-            [
-                ("id", .text), ("email", .text), ("email_verified", .boolean), ("password_hash", .text), ("disabled", .boolean),
-                ("valid_since", .real), ("created_at", .real), ("last_sign_in_at", .real), ("display_name", .text), ("photo_url", .text),
-            ]),
-        CopiedTable(
-            "identities", key: ["provider_id", "provider_uid"],
-            [
-                ("provider_id", .text), ("provider_uid", .text), ("account_id", .text), ("email", .text), ("email_verified", .boolean),
-                ("display_name", .text), ("photo_url", .text), ("raw_profile", .text), ("created_at", .real),
-            ]),
+        accounts, identities,
         CopiedTable(
             "sessions", key: ["id"],
             [
@@ -86,4 +75,18 @@ extension CopiedTable {
                 ("expires_at", .real),
             ]),
     ]
+
+    static let accounts = CopiedTable(
+        "accounts", key: ["id"],
+        [
+            ("id", .text), ("email", .text), ("email_verified", .boolean), ("password_hash", .text), ("disabled", .boolean),
+            ("valid_since", .real), ("created_at", .real), ("last_sign_in_at", .real), ("display_name", .text), ("photo_url", .text),
+        ])
+
+    static let identities = CopiedTable(
+        "identities", key: ["provider_id", "provider_uid"],
+        [
+            ("provider_id", .text), ("provider_uid", .text), ("account_id", .text), ("email", .text), ("email_verified", .boolean),
+            ("display_name", .text), ("photo_url", .text), ("raw_profile", .text), ("created_at", .real),
+        ])
 }

@@ -10,6 +10,11 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
     }
 
+    /// One round trip for the whole list, which a batch of an import reads at once.
+    func accounts(ids: [String], emails: [EmailAddress]) async throws -> [Account] {
+        try await rows("SELECT * FROM accounts WHERE id = ANY(\(ids)) OR email = ANY(\(emails.map(\.value)))").map(Self.account(from:))
+    }
+
     func accounts(after: String?, limit: Int) async throws -> [Account] {
         // Byte order, as SQLite and Swift compare: the database's collation could order ids otherwise and skip some.
         try await rows("SELECT * FROM accounts WHERE id COLLATE \"C\" > \(after ?? "") ORDER BY id COLLATE \"C\" LIMIT \(limit)")

@@ -15,7 +15,11 @@ extension PostgresStoreTransaction: RowCopyStore {
     func insert(_ rows: [[CopiedValue]], into table: CopiedTable) async throws {
         guard !rows.isEmpty else { return }
         let sql = table.insert(rows: rows.count) { "$\($0 + 1)" }
-        try await execute(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(Array(rows.joined()))))
+        // A row another transaction inserted since this one looked (an import racing a sign-up) is a conflict, which
+        // the importer answers by reading again.
+        try await executeGuarded(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(Array(rows.joined())))) { constraint in
+            constraint.hasPrefix("identities") ? .identityTaken : constraint.contains("email") ? .emailTaken : .idTaken
+        }
         if table.hasGeneratedKey {
             try await execute(
                 PostgresQuery(unsafeSQL: "SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'), (SELECT max(id) FROM \(table.name)))"))

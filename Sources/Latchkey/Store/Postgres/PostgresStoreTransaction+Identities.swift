@@ -10,6 +10,17 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM identities WHERE provider_id = \(providerID) AND provider_uid = \(providerUserID)").map(Self.identity(from:))
     }
 
+    /// One round trip for the whole list: the keys as two arrays, paired up again by `unnest`.
+    func identities(keys: [IdentityKey]) async throws -> [Identity] {
+        try await rows(
+            """
+            SELECT identities.* FROM identities
+            JOIN unnest(\(keys.map(\.providerID))::text[], \(keys.map(\.providerUserID))::text[]) AS wanted(provider_id, provider_uid)
+            USING (provider_id, provider_uid)
+            """
+        ).map(Self.identity(from:))
+    }
+
     /// An upsert whose update applies only to the same account's row; no row back means another account holds it.
     func save(_ identity: Identity) async throws {
         let saved = try await row(

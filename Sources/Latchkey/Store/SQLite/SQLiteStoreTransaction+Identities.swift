@@ -11,6 +11,12 @@ extension SQLiteStoreTransaction {
             .map(Self.identity(from:))
     }
 
+    func identities(keys: [IdentityKey]) async throws -> [Identity] {
+        var found: [Identity] = []
+        for key in keys { if let identity = try await identity(providerID: key.providerID, providerUserID: key.providerUserID) { found.append(identity) } }
+        return found
+    }
+
     /// An upsert whose update applies only to the same account's row; no row changed means another account holds it.
     func save(_ identity: Identity) async throws {
         try execute(

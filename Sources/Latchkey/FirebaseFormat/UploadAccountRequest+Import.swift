@@ -1,0 +1,130 @@
+import Foundation
+import LatchkeyWire
+
+/// How an `accounts:batchCreate` request, or a `firebase auth:export` file read into one, becomes users to import: the
+/// one place both check what they are given.
+extension UploadAccountRequest {
+    /// Firebase's limit on users per request.
+    static let maximumUsers = 1000
+
+    /// The hash configuration, checked; nil when the request names no algorithm, which only a request whose users have
+    /// no password hash may do.
+    func hashConfig() throws(APIError) -> PasswordHashConfig? {
+        guard let name = hashAlgorithm, !name.isEmpty else {
+            guard !(users ?? []).contains(where: { !($0.passwordHash ?? "").isEmpty }) else { throw APIError.invalidArgument("MISSING_HASH_ALGORITHM") }
+            return nil
+        }
+        guard let algorithm = PasswordHashAlgorithm(rawValue: name) else {
+            let reason = name == "ARGON2" ? "this server's OpenSSL has no Argon2" : "not one of \(PasswordHashAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))"
+            throw APIError.invalidArgument("INVALID_HASH_ALGORITHM : \(name): \(reason)")
+        }
+        guard let signerKey = Self.bytes(signerKey) else { throw APIError.invalidArgument("INVALID_SIGNER_KEY : signerKey is not base64") }
+        guard let saltSeparator = Self.bytes(saltSeparator) else { throw APIError.invalidArgument("INVALID_SALT_SEPARATOR : saltSeparator is not base64") }
+        var order: PasswordHashOrder?
+        if let name = passwordHashOrder, !name.isEmpty, name != "UNSPECIFIED_ORDER" {
+            guard let named = PasswordHashOrder(rawValue: name) else { throw APIError.invalidArgument("INVALID_PASSWORD_HASH_ORDER : \(name)") }
+            order = named
+        }
+        let parameters = PasswordHashParameters(
+            signerKey: signerKey, saltSeparator: saltSeparator, rounds: rounds.map { Int(clamping: $0) }, memoryCost: memoryCost.map { Int(clamping: $0) },
+            cpuMemCost: cpuMemCost.map { Int(clamping: $0) }, blockSize: blockSize.map { Int(clamping: $0) },
+            parallelization: parallelization.map { Int(clamping: $0) }, derivedKeyLength: dkLen.map { Int(clamping: $0) }, order: order)
+        do {
+            return try PasswordHashConfig(algorithm: algorithm, parameters: parameters)
+        } catch {
+            throw APIError.invalidArgument("INVALID_HASH_PARAMETERS : \(algorithm.rawValue) \(error)")
+        }
+    }
+
+    /// Each user checked, in order: ready to import, or why not.
+    func importedUsers(hashing config: PasswordHashConfig?, at now: Date) -> [Result<ImportedUser, ImportRefusal>] {
+        (users ?? []).map { user in Result { () throws(ImportRefusal) in try Self.importedUser(user, hashing: config, at: now) } }
+    }
+
+    /// A user checked as Firebase checks it, with Firebase's per-user messages where it has them. What this server
+    /// cannot honour (a phone number, custom claims, a phone second factor) refuses the user rather than drop it.
+    static func importedUser(_ user: User, hashing config: PasswordHashConfig?, at now: Date) throws(ImportRefusal) -> ImportedUser {
+        guard let localID = user.localId, !localID.isEmpty else { throw .invalid("localId is missing") }
+        guard (try? AccountUpdatesController.chosenLocalID(localID)) != nil else { throw .invalid("localId is invalid") }
+        var email: EmailAddress?
+        if let raw = user.email, !raw.isEmpty {
+            guard let address = EmailAddress(raw) else { throw .invalid("email is invalid") }
+            email = address
+        }
+        let displayName = try profileText(user.displayName, "displayName")
+        let photoURL = try profileText(user.photoUrl, "photoUrl")
+        guard (user.phoneNumber ?? "").isEmpty else { throw .invalid("phoneNumber cannot be imported: this server has no phone sign-in") }
+        guard (user.customAttributes ?? "").isEmpty || user.customAttributes == "{}" else {
+            throw .invalid("customAttributes cannot be imported: this server has no custom claims")
+        }
+        guard (user.mfaInfo ?? []).isEmpty else { throw .invalid("mfaInfo cannot be imported: Firebase exports no TOTP secrets, and this server has no SMS") }
+        let createdAt = try milliseconds(user.createdAt, "createdAt") ?? now
+        let account = Account(
+            id: localID, email: email, isEmailVerified: user.emailVerified ?? false, isDisabled: user.disabled ?? false,
+            validSince: now.wholeSeconds, createdAt: createdAt, lastSignInAt: try milliseconds(user.lastLoginAt, "lastLoginAt"),
+            displayName: displayName, photoURL: photoURL)
+        return ImportedUser(
+            account: account, password: try password(of: user, hashing: config),
+            federatedIdentities: try identities(of: user, accountID: localID, at: createdAt))
+    }
+
+    private static func password(of user: User, hashing config: PasswordHashConfig?) throws(ImportRefusal) -> ImportedPasswordHash? {
+        guard let encoded = user.passwordHash, !encoded.isEmpty else { return nil }
+        guard let config else { throw .invalid("passwordHash needs the request's hashAlgorithm") }
+        guard let hash = bytes(encoded) else { throw .invalid("passwordHash is not base64") }
+        guard let salt = bytes(user.salt) else { throw .invalid("salt is not base64") }
+        do {
+            return try ImportedPasswordHash(algorithm: config.algorithm, parameters: config.parameters, hash: hash, salt: salt)
+        } catch {
+            throw .invalid("passwordHash cannot be imported: \(error)")
+        }
+    }
+
+    /// The providers' identities; `password` and `phone` entries are Firebase's own bookkeeping and are skipped, as
+    /// Firebase skips them.
+    private static func identities(of user: User, accountID: String, at createdAt: Date) throws(ImportRefusal) -> [Identity] {
+        var identities: [Identity] = []
+        for provider in user.providerUserInfo ?? [] {
+            guard let providerID = provider.providerId, !providerID.isEmpty, let rawID = provider.rawId, !rawID.isEmpty else {
+                throw .invalid("federatedId or (providerId & rawId) is required")
+            }
+            if providerID == SignInProvider.password.id || providerID == "phone" { continue }
+            guard providerID.count <= 128, rawID.count <= 255, providerID.displaySafe == providerID, rawID.displaySafe == rawID else {
+                throw .invalid("providerUserInfo is invalid")
+            }
+            let displayName = try profileText(provider.displayName, "providerUserInfo displayName")
+            let photoURL = try profileText(provider.photoUrl, "providerUserInfo photoUrl")
+            guard !identities.contains(where: { $0.providerID == providerID && $0.providerUserID == rawID }) else { continue }
+            // A provider's address is its word, not a proof: it stays unverified until the provider says so at a sign-in.
+            identities.append(
+                Identity(
+                    providerID: providerID, providerUserID: rawID, accountID: accountID, email: provider.email.flatMap(EmailAddress.init),
+                    isEmailVerified: false, displayName: displayName, photoURL: photoURL, createdAt: createdAt))
+        }
+        return identities
+    }
+
+    /// A display name or photo URL as an admin may set one.
+    private static func profileText(_ text: String?, _ field: String) throws(ImportRefusal) -> String? {
+        do {
+            return try AccountUpdatesController.profileText(text)
+        } catch {
+            throw .invalid("\(field) is invalid")
+        }
+    }
+
+    /// A time in milliseconds since 1970, from 1970 to 9999.
+    private static func milliseconds(_ value: Int64?, _ field: String) throws(ImportRefusal) -> Date? {
+        guard let value else { return nil }
+        guard (0...253_402_300_799_999).contains(value) else { throw .invalid("\(field) is invalid") }
+        return Date(timeIntervalSince1970: Double(value) / 1000)
+    }
+
+    /// Base64, standard or URL-safe, padded or not; nil for anything else. Absent is empty.
+    static func bytes(_ text: String?) -> Data? {
+        guard let text, !text.isEmpty else { return Data() }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import LatchkeyWire
+
+/// Firebase's `accounts:batchCreate` (admin; the Admin SDKs' `import_users`): up to 1,000 accounts made elsewhere, with
+/// their password hashes and providers. The users that can be imported are; each other one comes back in `error[]`
+/// with its index and the reason. A mistake in the request itself (no users, too many, the hash configuration, a uid
+/// twice) refuses the whole batch.
+struct AccountImportController {
+    let importer: AccountImporter
+    let clock: any WallClock
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        RouteCollection(context: AppRequestContext.self)
+            .post("accounts:batchCreate", use: batchCreate)
+    }
+
+    @Sendable func batchCreate(_ request: Request, context: AppRequestContext) async throws -> UploadAccountResponse {
+        guard context.isAdmin else { throw APIError.unauthenticated }
+        let body = try await RequestBody.decode(UploadAccountRequest.self, from: request, context: context)
+        let users = body.users ?? []
+        guard !users.isEmpty else { throw APIError.invalidArgument("MISSING_USER_ACCOUNT") }
+        guard users.count <= UploadAccountRequest.maximumUsers else {
+            throw APIError.invalidArgument("MAXIMUM_USER_COUNT_EXCEEDED : at most \(UploadAccountRequest.maximumUsers) users per request")
+        }
+        try Self.refuseDuplicates(body)
+        let checked = body.importedUsers(hashing: try body.hashConfig(), at: clock.now)
+        let valid = checked.compactMap { try? $0.get() }
+        let outcomes = try await importer.importUsers(valid, existing: body.allowOverwrite == true ? .overwrite : .refuse)
+        var results = outcomes.makeIterator()
+        var errors: [UploadAccountResponse.UserError] = []
+        for (index, user) in checked.enumerated() {
+            let refusal: ImportRefusal? =
+                switch user {
+                case .failure(let refusal): refusal
+                case .success: if case .refused(let refusal)? = results.next() { refusal } else { nil }
+                }
+            if let refusal { errors.append(.init(index: index, message: refusal.description)) }
+        }
+        context.logger.debug("Accounts imported", metadata: ["imported": "\(users.count - errors.count)", "refused": "\(errors.count)"])
+        return UploadAccountResponse(error: errors.isEmpty ? nil : errors)
+    }
+
+    /// Firebase refuses a batch that names a uid twice; with `sanityCheck`, also one that gives an address or a
+    /// provider's user id twice (without it, the later user is refused alone).
+    private static func refuseDuplicates(_ body: UploadAccountRequest) throws(APIError) {
+        let users = body.users ?? []
+        var ids = Set<String>()
+        for id in users.compactMap(\.localId) where !id.isEmpty && !ids.insert(id).inserted {
+            throw APIError.invalidArgument("DUPLICATE_LOCAL_ID : \(id)")
+        }
+        guard body.sanityCheck == true else { return }
+        var emails = Set<EmailAddress>()
+        for email in users.compactMap({ $0.email.flatMap(EmailAddress.init) }) where !emails.insert(email).inserted {
+            throw APIError.invalidArgument("DUPLICATE_EMAIL : \(email.value)")
+        }
+        var keys = Set<[String]>()
+        for provider in users.flatMap({ $0.providerUserInfo ?? [] }) {
+            guard let providerID = provider.providerId, let rawID = provider.rawId else { continue }
+            guard keys.insert([providerID, rawID]).inserted else { throw APIError.invalidArgument("DUPLICATE_RAW_ID : Provider id(\(providerID)), Raw id(\(rawID))") }
+        }
+    }
+}

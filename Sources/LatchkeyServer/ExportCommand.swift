@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Latchkey
+import Logging
+
+/// `latchkey export --format firebase`: every account as the JSON `firebase auth:import` (and `latchkey import`) reads,
+/// in a new file only its owner can read.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every account to a new file, as the JSON `firebase auth:import` reads (hash algorithm BCRYPT).")
+
+    /// The formats there are.
+    enum Format: String, ExpressibleByArgument {
+        case firebase
+    }
+
+    @OptionGroup var options: ConfigOption
+
+    @Option(help: "The file's format: firebase.")
+    var format: Format
+
+    @Argument(help: "The file to create; an existing one is never overwritten.")
+    var file: String
+
+    func run() async throws {
+        let configuration = try await options.load()
+        let summary: FirebaseExport.Summary
+        do {
+            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let (exported, counted) = try await FirebaseExport.file(of: store)
+            try writeNewPrivateFile(try exported.json(), to: URL(fileURLWithPath: file))
+            summary = counted
+        } catch let error as StartupError {
+            printError("latchkey export: \(error)")
+            throw ExitCode.failure
+        }
+        print("exported \(summary.users) users to \(file) (hash algorithm BCRYPT: `firebase auth:import \(file) --hash-algo=BCRYPT`)")
+        if summary.passwordsLeftOut > 0 {
+            print(
+                "passwords left out: \(summary.passwordsLeftOut) (longer than 72 bytes, or not used since they were imported or pre-hashed); "
+                    + "those users reset their password after the move")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Latchkey
+import Logging
+
+/// `latchkey import --firebase`: the users of a `firebase auth:export` file, with their passwords, into the configured
+/// store. Running it again with the same file changes nothing.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import the users of a `firebase auth:export` file (JSON or CSV), with their password hashes and providers.")
+
+    @OptionGroup var options: ConfigOption
+
+    @Option(help: "The file `firebase auth:export` wrote: .json, or .csv.")
+    var firebase: String
+
+    @Option(help: "A file with the password hash parameters Firebase's console shows (hash_config { algorithm: SCRYPT, … }).")
+    var hashConfig: String?
+
+    func run() async throws {
+        let configuration = try await options.load()
+        let report: FirebaseImport.Report
+        do {
+            let file = try FirebaseExportFile.read(try Self.contents(of: firebase), named: firebase)
+            let hashing = try hashConfig.map { try FirebaseHashConfig(String(decoding: try Self.contents(of: $0), as: UTF8.self)) }
+            // Imported hashes are sealed under the server secret: found, or made, as `serve` would.
+            let secret = try ServerSecret.load(configuration.security, creatingIfMissing: configuration.mode == .development)
+            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret)
+            let clock = SystemWallClock()
+            report = try await FirebaseImport(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock)
+                .run(file, hashing: hashing)
+        } catch let error as FirebaseExportFile.Unreadable {
+            printError("latchkey import: \(firebase): \(error)")
+            throw ExitCode.failure
+        } catch let error as FirebaseHashConfig.Unreadable {
+            printError("latchkey import: \(hashConfig ?? ""): \(error)")
+            throw ExitCode.failure
+        } catch let error as StartupError {
+            printError("latchkey import: \(error)")
+            throw ExitCode.failure
+        } catch let error as any CustomStringConvertible & Error {
+            printError("latchkey import: nothing imported: \(error)")
+            throw ExitCode.failure
+        }
+        print("imported \(report.imported), unchanged \(report.unchanged), refused \(report.refused.count)")
+        if report.imported == 0, report.refused.isEmpty { print("nothing to change: every user is already here") }
+        guard !report.refused.isEmpty else { return }
+        print("refused (user number in the file, uid, reason):")
+        for refusal in report.refused {
+            // A uid is outside text: nothing in it may drive the terminal.
+            print("  \(refusal.line)\t\(refusal.localID.displaySafe)\t\(refusal.reason)")
+        }
+        throw ExitCode.failure
+    }
+
+    static func contents(of path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else { throw StartupError("cannot read \(path)") }
+        return data
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Latchkey
+import LatchkeyWire
+import Testing
+
+/// The files `firebase auth:export` writes, and the hash parameters Firebase's console shows, as `latchkey import`
+/// reads them.
+@Suite struct FirebaseExportFileTests {
+    @Test func csvFieldsMayBeQuotedWithCommasQuotesAndLineBreaks() throws {
+        let columns = ["u1", "a@example.com", "true", "aGFzaA==", "c2FsdA==", #""Lovelace, ""Ada""""#, "", "g-1", "a@gmail.com", "Ada G", ""]
+            + Array(repeating: "", count: 12) + ["1500000000000", "1600000000000", "", "true", #""{""admin"":true}""#, ""]
+        let text = columns.joined(separator: ",") + "\r\n" + "u2,,false" + String(repeating: ",", count: 25) + "\n"
+        let users = try FirebaseExportFile.read(Data(text.utf8), named: "users.CSV").users
+        #expect(users.count == 2)
+        let ada = try #require(users.first)
+        #expect(ada.localId == "u1" && ada.email == "a@example.com" && ada.emailVerified == true && ada.disabled == true)
+        #expect(ada.displayName == #"Lovelace, "Ada""# && ada.customAttributes == #"{"admin":true}"#)
+        #expect(ada.createdAt == "1500000000000" && ada.lastSignedInAt == "1600000000000" && ada.passwordHash == "aGFzaA==")
+        #expect(ada.providerUserInfo == [UploadAccountRequest.Provider(providerId: "google.com", rawId: "g-1", email: "a@gmail.com", displayName: "Ada G")])
+        #expect(users[1].localId == "u2" && users[1].email == nil && users[1].providerUserInfo == nil)
+    }
+
+    @Test(arguments: [("u1,a@example.com,true\n", "line 1 has 3 columns"), ("\"u1", "a quoted field is not closed")])
+    func malformedCSVIsRefused(_ text: String, _ message: String) {
+        let error = #expect(throws: FirebaseExportFile.Unreadable.self) { try FirebaseExportFile.read(Data(text.utf8), named: "users.csv") }
+        #expect(error?.description.hasPrefix(message) == true)
+    }
+
+    @Test func jsonTimesAreNumbersOrStrings() throws {
+        let json = #"{"users":[{"localId":"u1","createdAt":1500000000000,"lastSignedInAt":"1600000000000","emailVerified":true}]}"#
+        let user = try #require(try FirebaseExportFile.read(Data(json.utf8), named: "users.json").users.first)
+        #expect(user.createdAt == "1500000000000" && user.lastSignedInAt == "1600000000000" && user.emailVerified == true)
+        #expect(throws: FirebaseExportFile.Unreadable.self) { try FirebaseExportFile.read(Data(#"{"users":[{"createdAt":1.5}]}"#.utf8), named: "u.json") }
+    }
+
+    @Test func theConsolesHashParametersAreRead() throws {
+        let console = """
+            hash_config {
+              algorithm: SCRYPT,
+              base64_signer_key: c2lnbmVy,
+              base64_salt_separator: Bw==,
+              rounds: 8,
+              mem_cost: 14,
+            }
+            """
+        #expect(try FirebaseHashConfig(console) == FirebaseHashConfig("algorithm: SCRYPT\nhash_key: c2lnbmVy\nsalt_separator: Bw==\nrounds: 8\nmem_cost: 14"))
+        #expect(try FirebaseHashConfig("algorithm: STANDARD_SCRYPT\nmem_cost: 1024") != FirebaseHashConfig("algorithm: STANDARD_SCRYPT"))
+        for text in ["algorithm: SCRYPT\nsigner: x", "rounds: 8", "algorithm: SHA256\nrounds: eight", "hash_config {\n algorithm: BCRYPT\n", "algorithm: MD5\nhash_input_order: BOTH"] {
+            #expect(throws: FirebaseHashConfig.Unreadable.self, "\(text)") { try FirebaseHashConfig(text) }
+        }
+    }
+}
