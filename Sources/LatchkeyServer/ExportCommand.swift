@@ -40,5 +40,9 @@ struct ExportCommand: AsyncParsableCommand {
                 "passwords left out: \(summary.passwordsLeftOut) (longer than 72 bytes, or not used since they were imported or pre-hashed); "
                     + "those users reset their password after the move")
         }
+        if !summary.identitiesLeftOut.isEmpty {
+            let counts = summary.identitiesLeftOut.sorted { $0.key < $1.key }.map { "\($0.key.displaySafe) \($0.value)" }.joined(separator: ", ")
+            print("identities left out, of providers firebase auth:import refuses: \(counts); those users link them again after the move")
+        }
     }
 }

@@ -35,13 +35,14 @@ struct ImportCommand: AsyncParsableCommand {
             printError("latchkey import: \(firebase): \(error)")
             throw ExitCode.failure
         } catch let error as FirebaseHashConfig.Unreadable {
-            printError("latchkey import: \(hashConfig ?? ""): \(error)")
+            printError("latchkey import: nothing imported: \(hashConfig ?? "the hash configuration"): \(error)")
             throw ExitCode.failure
         } catch let error as StartupError {
             printError("latchkey import: \(error)")
             throw ExitCode.failure
-        } catch let error as any CustomStringConvertible & Error {
-            printError("latchkey import: nothing imported: \(error)")
+        } catch {
+            // Batches are committed one by one: those before the failure stay, and count as unchanged next time.
+            printError("latchkey import: stopped: \(error). Users before the failure are imported; the same command again goes on from there.")
             throw ExitCode.failure
         }
         print("imported \(report.imported), unchanged \(report.unchanged), refused \(report.refused.count)")

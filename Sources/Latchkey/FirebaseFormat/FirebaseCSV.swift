@@ -4,17 +4,23 @@ import LatchkeyWire
 /// The CSV `firebase auth:export` writes: no header, one user a line, a trailing comma, and these columns: uid, email,
 /// email verified, password hash, salt, display name, photo URL, then id, email, display name and photo URL for each
 /// of Google, Facebook, Twitter and GitHub, then creation time, last sign-in (milliseconds), phone number, and in
-/// newer versions disabled and custom claims. Fields with a comma or a quote are quoted, quotes doubled.
-enum FirebaseCSV {
+/// newer versions disabled and custom claims. A display name with a comma is quoted but its quotes are not doubled
+/// (custom claims' are): a quote inside a quoted field that no comma or line end follows is kept as it is.
+package enum FirebaseCSV {
     static let providerColumns = [("google.com", 7), ("facebook.com", 11), ("twitter.com", 15), ("github.com", 19)]
-    /// Columns every version writes, up to the phone number.
-    static let shortestRow = 26
+    /// Columns every version writes, up to the phone number, and the most any writes (with the trailing comma's empty
+    /// field): more means a field was split where it should not have been.
+    static let columns = 26...29
 
     static func users(in data: Data) throws(FirebaseExportFile.Unreadable) -> [FirebaseExportFile.User] {
         var users: [FirebaseExportFile.User] = []
         for (index, row) in try rows(String(decoding: data, as: UTF8.self)).enumerated() where row != [""] {
-            guard row.count >= shortestRow else {
-                throw FirebaseExportFile.Unreadable(description: "line \(index + 1) has \(row.count) columns; `firebase auth:export` writes at least \(shortestRow)")
+            guard columns.contains(row.count) else {
+                throw FirebaseExportFile.Unreadable(
+                    description: "line \(index + 1) has \(row.count) columns; `firebase auth:export` writes \(columns.lowerBound) to \(columns.upperBound)")
+            }
+            for column in [23, 24] where !(row[column].isEmpty || Int64(jsonInteger: row[column]) != nil) {
+                throw FirebaseExportFile.Unreadable(description: "line \(index + 1): column \(column + 1) is not a time in milliseconds")
             }
             users.append(user(row))
         }
@@ -42,45 +48,47 @@ enum FirebaseCSV {
         return user
     }
 
-    /// RFC 4180 records: fields split at commas outside quotes, records at line breaks outside quotes.
-    static func rows(_ text: String) throws(FirebaseExportFile.Unreadable) -> [[String]] {
+    /// Records as RFC 4180 reads them (fields split at commas outside quotes, records at line breaks outside quotes), but
+    /// with Firebase's undoubled quotes: inside a quoted field, a quote before a comma or a line end closes it, two quotes
+    /// before anything else are one, and a lone quote is itself.
+    package static func rows(_ text: String) throws(FirebaseExportFile.Unreadable) -> [[String]] {
+        let scalars = Array(text.unicodeScalars)
+        func endsField(_ index: Int) -> Bool { index >= scalars.count || [",", "\n", "\r"].contains(scalars[index]) }
         var rows: [[String]] = []
         var row: [String] = []
-        var field = ""
+        var field = String.UnicodeScalarView()
         var quoted = false
-        var scalars = text.unicodeScalars.makeIterator()
-        var pending = scalars.next()
-        while let scalar = pending {
-            pending = scalars.next()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
             if quoted {
-                if scalar == "\"" {
-                    if pending == "\"" {
-                        field.unicodeScalars.append("\"")
-                        pending = scalars.next()
-                    } else {
-                        quoted = false
-                    }
+                if scalar != "\"" {
+                    field.append(scalar)
+                } else if endsField(index) {
+                    quoted = false
                 } else {
-                    field.unicodeScalars.append(scalar)
+                    field.append(scalar)
+                    if scalars[index] == "\"", !endsField(index + 1) { index += 1 }
                 }
                 continue
             }
             switch scalar {
             case "\"" where field.isEmpty: quoted = true
             case ",":
-                row.append(field)
-                field = ""
-            case "\r" where pending == "\n": break
+                row.append(String(field))
+                field = String.UnicodeScalarView()
+            case "\r" where index < scalars.count && scalars[index] == "\n": break
             case "\n", "\r":
-                row.append(field)
+                row.append(String(field))
                 rows.append(row)
-                (row, field) = ([], "")
-            default: field.unicodeScalars.append(scalar)
+                (row, field) = ([], String.UnicodeScalarView())
+            default: field.append(scalar)
             }
         }
         guard !quoted else { throw FirebaseExportFile.Unreadable(description: "a quoted field is not closed") }
         if !field.isEmpty || !row.isEmpty {
-            row.append(field)
+            row.append(String(field))
             rows.append(row)
         }
         return rows

@@ -5,13 +5,22 @@ import LatchkeyWire
 /// algorithm. A password whose hash is plain bcrypt (every password of at most 72 bytes set, or used, since
 /// hashes are plain bcrypt again) goes out as its hash; a longer one, a pre-hash not yet replaced by a sign-in, or an imported hash
 /// not yet used cannot be checked by plain bcrypt, and goes out without a hash (those users reset their password).
+/// Identities go out only for the providers `firebase auth:import` accepts: one other id makes it refuse the whole file.
 package enum FirebaseExport {
     /// What an export holds.
     package struct Summary: Sendable, Equatable {
         package var users = 0
         /// Users whose password could not go with them.
         package var passwordsLeftOut = 0
+        /// Identities of providers Firebase's import refuses (`oidc.*` among them), by provider.
+        package var identitiesLeftOut: [String: Int] = [:]
     }
+
+    /// The provider ids firebase-tools' `auth:import` accepts.
+    static let importableProviders: Set<String> = [
+        "google.com", "facebook.com", "twitter.com", "github.com", "apple.com", "microsoft.com", "gc.apple.com", "playgames.google.com",
+        "linkedin.com", "yahoo.com",
+    ]
 
     /// Every account of `store`, read from one snapshot, in uid order.
     package static func file(of store: any Store) async throws -> (FirebaseExportFile, Summary) {
@@ -21,8 +30,14 @@ package enum FirebaseExport {
             var after: String?
             while true {
                 let page = try await transaction.accounts(after: after, limit: 1000)
+                let identities = Dictionary(grouping: try await transaction.identities(accountIDs: page.map(\.id)), by: \.accountID)
                 for account in page {
-                    let user = exported(account, identities: try await transaction.identities(accountID: account.id))
+                    // The email identity is Firebase's own bookkeeping, which its import refuses too.
+                    let federated = (identities[account.id] ?? []).filter { $0.providerID != SignInProvider.password.id }
+                    for identity in federated where !importableProviders.contains(identity.providerID) {
+                        summary.identitiesLeftOut[identity.providerID, default: 0] += 1
+                    }
+                    let user = exported(account, identities: federated.filter { importableProviders.contains($0.providerID) })
                     if account.passwordHash != nil, user.passwordHash == nil { summary.passwordsLeftOut += 1 }
                     users.append(user)
                 }
@@ -45,8 +60,7 @@ package enum FirebaseExport {
         user.createdAt = milliseconds(account.createdAt)
         user.lastSignedInAt = account.lastSignInAt.map(milliseconds)
         user.disabled = account.isDisabled
-        // The email identity is Firebase's own bookkeeping, which its import refuses.
-        let providers = identities.filter { $0.providerID != SignInProvider.password.id }.map { identity in
+        let providers = identities.map { identity in
             UploadAccountRequest.Provider(
                 providerId: identity.providerID, rawId: identity.providerUserID, email: identity.email?.value, displayName: identity.displayName,
                 photoUrl: identity.photoURL)

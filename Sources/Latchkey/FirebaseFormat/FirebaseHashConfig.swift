@@ -35,7 +35,8 @@ package struct FirebaseHashConfig: Sendable, Equatable {
         for line in body.split(whereSeparator: \.isNewline) {
             let entry = line.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: ","))
             guard !entry.isEmpty else { continue }
-            guard let colon = entry.firstIndex(of: ":") else { throw Unreadable(description: "\"\(entry)\" is not `key: value`") }
+            // The line itself is not repeated: it may hold part of a key.
+            guard let colon = entry.firstIndex(of: ":") else { throw Unreadable(description: "a line is not `key: value`") }
             let key = entry[..<colon].trimmingCharacters(in: .whitespaces)
             let value = entry[entry.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             func number() throws(Unreadable) -> Int64 {

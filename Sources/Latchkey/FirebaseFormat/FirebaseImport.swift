@@ -27,10 +27,16 @@ package struct FirebaseImport: Sendable {
     }
 
     /// Imports `file`'s users; `hashing` is required when any of them has a password hash. A bad hash configuration
-    /// refuses the whole file before anything is written (`APIError`, whose message says what is wrong).
+    /// refuses the whole file before anything is written (`FirebaseHashConfig.Unreadable`).
     package func run(_ file: FirebaseExportFile, hashing: FirebaseHashConfig?) async throws -> Report {
         let request = file.uploadRequest(hashing: hashing)
-        let checked = request.importedUsers(hashing: try request.hashConfig(), at: clock.now)
+        let config: PasswordHashConfig?
+        do {
+            config = try request.hashConfig()
+        } catch {
+            throw FirebaseHashConfig.Unreadable(description: error.message)
+        }
+        let checked = request.importedUsers(hashing: config, at: clock.now)
         var report = Report()
         for start in stride(from: 0, to: checked.count, by: UploadAccountRequest.maximumUsers) {
             let batch = checked[start..<min(start + UploadAccountRequest.maximumUsers, checked.count)]

@@ -14,7 +14,7 @@ extension UploadAccountRequest {
             guard !(users ?? []).contains(where: { !($0.passwordHash ?? "").isEmpty }) else { throw APIError.invalidArgument("MISSING_HASH_ALGORITHM") }
             return nil
         }
-        guard let algorithm = PasswordHashAlgorithm(rawValue: name) else {
+        guard let algorithm = PasswordHashAlgorithm(rawValue: name.uppercased()) else {
             let reason = name == "ARGON2" ? "this server's OpenSSL has no Argon2" : "not one of \(PasswordHashAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))"
             throw APIError.invalidArgument("INVALID_HASH_ALGORITHM : \(name): \(reason)")
         }
@@ -65,7 +65,7 @@ extension UploadAccountRequest {
             displayName: displayName, photoURL: photoURL)
         return ImportedUser(
             account: account, password: try password(of: user, hashing: config),
-            federatedIdentities: try identities(of: user, accountID: localID, at: createdAt))
+            federatedIdentities: try identities(of: user, accountID: localID, at: createdAt), hasCreationTime: user.createdAt != nil)
     }
 
     private static func password(of user: User, hashing config: PasswordHashConfig?) throws(ImportRefusal) -> ImportedPasswordHash? {

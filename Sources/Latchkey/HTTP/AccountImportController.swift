@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LatchkeyWire
+import NIOPosix
 
 /// Firebase's `accounts:batchCreate` (admin; the Admin SDKs' `import_users`): up to 1,000 accounts made elsewhere, with
 /// their password hashes and providers. The users that can be imported are; each other one comes back in `error[]`
@@ -17,16 +18,21 @@ struct AccountImportController {
 
     @Sendable func batchCreate(_ request: Request, context: AppRequestContext) async throws -> UploadAccountResponse {
         guard context.isAdmin else { throw APIError.unauthenticated }
-        let body = try await RequestBody.decode(UploadAccountRequest.self, from: request, context: context)
+        let body = try await RequestBody.decodeLarge(UploadAccountRequest.self, from: request, context: context)
         let users = body.users ?? []
         guard !users.isEmpty else { throw APIError.invalidArgument("MISSING_USER_ACCOUNT") }
         guard users.count <= UploadAccountRequest.maximumUsers else {
             throw APIError.invalidArgument("MAXIMUM_USER_COUNT_EXCEEDED : at most \(UploadAccountRequest.maximumUsers) users per request")
         }
-        try Self.refuseDuplicates(body)
-        let checked = body.importedUsers(hashing: try body.hashConfig(), at: clock.now)
+        let now = clock.now
+        // A thousand users' checks (base64, hash formats) take milliseconds too.
+        let checked = try await NIOThreadPool.singleton.runIfActive {
+            try Self.refuseDuplicates(body)
+            return body.importedUsers(hashing: try body.hashConfig(), at: now)
+        }
         let valid = checked.compactMap { try? $0.get() }
-        let outcomes = try await importer.importUsers(valid, existing: body.allowOverwrite == true ? .overwrite : .refuse)
+        let outcomes = try await importer.importUsers(
+            valid, existing: body.allowOverwrite == true ? .overwrite : .refuse, requester: context.requester(of: request))
         var results = outcomes.makeIterator()
         var errors: [UploadAccountResponse.UserError] = []
         for (index, user) in checked.enumerated() {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 /// Reads request bodies into wire types: each body is parsed once by ``JSONParser``, which refuses oversized,
 /// malformed and duplicate-key bodies in the error envelope, then decoded from the parsed value.
@@ -8,6 +9,13 @@ package enum RequestBody {
     /// The JSON object body as `Body`.
     static func decode<Body: RefusedFields>(_ type: Body.Type, from request: Request, context: AppRequestContext) async throws -> Body {
         try decode(type, from: try parseJSONObject(try await bytes(request, context: context)))
+    }
+
+    /// `decode` for a body of megabytes (an admin's import): parsed and decoded on the thread pool, since that takes
+    /// milliseconds of CPU the cooperative pool must not spend.
+    static func decodeLarge<Body: RefusedFields & Sendable>(_ type: Body.Type, from request: Request, context: AppRequestContext) async throws -> Body {
+        let bytes = try await bytes(request, context: context)
+        return try await NIOThreadPool.singleton.runIfActive { try decode(type, from: try parseJSONObject(bytes)) }
     }
 
     /// The JSON object body as parsed, for requests whose meaning depends on which members are present or null

@@ -7,6 +7,8 @@ package protocol IdentityStore {
     func identity(providerID: String, providerUserID: String) async throws -> Identity?
     /// The identities with any of these keys (imports, many at a time).
     func identities(keys: [IdentityKey]) async throws -> [Identity]
+    /// The identities of any of these accounts (imports, many at a time).
+    func identities(accountIDs: [String]) async throws -> [Identity]
     /// Stores `identity`, replacing the one with the same provider and provider's user id when it belongs to the same
     /// account; one that belongs to another account throws `AccountConflict.identityTaken`.
     func save(_ identity: Identity) async throws

@@ -13,6 +13,9 @@ package protocol PendingRequestStore {
     /// Whether a live undo of an address change (`recoverEmail`) of another, enabled account than `accountID` holds
     /// `email`: the address waits for its owner to take it back.
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool
+    /// Of `emails`, those a live undo of an enabled account holds, with the accounts that may take them back (imports,
+    /// many at a time).
+    func undoOwners(of emails: [EmailAddress], at now: Date) async throws -> [EmailAddress: Set<String>]
     func pendingRequest(codeHash: Data) async throws -> PendingRequest?
     /// The newest request whose typed code (with its address) has this keyed hash.
     func pendingRequest(typedCodeHash: Data) async throws -> PendingRequest?

@@ -63,6 +63,23 @@ import Testing
         }
     }
 
+    /// An address another account left by a change whose undo is still live stays that account's owner's.
+    @Test(arguments: StoreKind.all) func anAddressAwaitingItsOwnersUndoIsNotImported(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            _ = try await Self.importer(store).importUsers([Self.user("owner", "new@example.com")], existing: .refuse)
+            var undo = Fixture.pending(9, email: EmailAddress("old@example.com")!)
+            (undo.action, undo.accountID) = (.recoverEmail, "owner")
+            let pending = undo
+            try await store.write { try await $0.insert(pending) }
+            let outcomes = try await Self.importer(store).importUsers(
+                [Self.user("squatter", "old@example.com"), Self.user("other", "other@example.com")], existing: .refuse)
+            #expect(outcomes == [.refused(.emailTaken), .imported])
+            let expired = try await AccountImporter(store: store, hasher: Self.hasher, clock: FixedClock(Fixture.now.addingTimeInterval(601)))
+                .importUsers([Self.user("squatter", "old@example.com")], existing: .refuse)
+            #expect(expired == [.imported])
+        }
+    }
+
     @Test(arguments: StoreKind.all) func aSecondImportOfTheSameUsersChangesNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let users = [Self.user("a", "a@example.com", google: "g-a", name: "A"), Self.user("b", nil)]
@@ -87,6 +104,8 @@ import Testing
             #expect(account.email?.value == "other@example.com" && account.displayName == "New")
             #expect(try await store.read { try await $0.identities(accountID: "a") }.map(\.providerID) == ["password"])
             #expect(try await store.read { try await $0.session(id: "s1") }?.revokedAt != nil)
+            let audit = try await store.read { try await $0.auditEvents(email: EmailAddress("a@example.com")!, limit: 10) }
+            #expect(audit.map(\.kind) == [.accountDeleted] && audit.first?.detail == "replaced by an import")
         }
     }
 }

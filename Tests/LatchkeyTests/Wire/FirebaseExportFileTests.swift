@@ -6,21 +6,28 @@ import Testing
 /// The files `firebase auth:export` writes, and the hash parameters Firebase's console shows, as `latchkey import`
 /// reads them.
 @Suite struct FirebaseExportFileTests {
-    @Test func csvFieldsMayBeQuotedWithCommasQuotesAndLineBreaks() throws {
-        let columns = ["u1", "a@example.com", "true", "aGFzaA==", "c2FsdA==", #""Lovelace, ""Ada""""#, "", "g-1", "a@gmail.com", "Ada G", ""]
-            + Array(repeating: "", count: 12) + ["1500000000000", "1600000000000", "", "true", #""{""admin"":true}""#, ""]
+    /// What firebase-tools writes: a display name with a comma quoted but its own quotes not doubled, custom claims
+    /// quoted with their quotes doubled, CRLF or LF, a trailing comma.
+    @Test func firebasesOwnQuotingIsRead() throws {
+        let columns = ["u1", "a@example.com", "true", "aGFzaA==", "c2FsdA==", #""Lovelace, "Ada" B""#, "", "g-1", "a@gmail.com", #""G, "Ada""#, ""]
+            + Array(repeating: "", count: 12) + ["1500000000000", "1600000000000", "", "true", #""{""admin"":true,""role"":""x""}""#, ""]
         let text = columns.joined(separator: ",") + "\r\n" + "u2,,false" + String(repeating: ",", count: 25) + "\n"
         let users = try FirebaseExportFile.read(Data(text.utf8), named: "users.CSV").users
         #expect(users.count == 2)
         let ada = try #require(users.first)
         #expect(ada.localId == "u1" && ada.email == "a@example.com" && ada.emailVerified == true && ada.disabled == true)
-        #expect(ada.displayName == #"Lovelace, "Ada""# && ada.customAttributes == #"{"admin":true}"#)
+        #expect(ada.displayName == #"Lovelace, "Ada" B"# && ada.customAttributes == #"{"admin":true,"role":"x"}"#)
         #expect(ada.createdAt == "1500000000000" && ada.lastSignedInAt == "1600000000000" && ada.passwordHash == "aGFzaA==")
-        #expect(ada.providerUserInfo == [UploadAccountRequest.Provider(providerId: "google.com", rawId: "g-1", email: "a@gmail.com", displayName: "Ada G")])
+        #expect(ada.providerUserInfo == [UploadAccountRequest.Provider(providerId: "google.com", rawId: "g-1", email: "a@gmail.com", displayName: #"G, "Ada"#)])
         #expect(users[1].localId == "u2" && users[1].email == nil && users[1].providerUserInfo == nil)
+        #expect(try FirebaseCSV.rows(#""a ""quoted"" word",x"#) == [[#"a "quoted" word"#, "x"]])
     }
 
-    @Test(arguments: [("u1,a@example.com,true\n", "line 1 has 3 columns"), ("\"u1", "a quoted field is not closed")])
+    @Test(arguments: [
+        ("u1,a@example.com,true\n", "line 1 has 3 columns"), ("\"u1", "a quoted field is not closed"),
+        ("u1" + String(repeating: ",", count: 29) + "\n", "line 1 has 30 columns"),
+        ("u1" + String(repeating: ",", count: 23) + "yesterday" + String(repeating: ",", count: 4) + "\n", "line 1: column 24 is not a time"),
+    ])
     func malformedCSVIsRefused(_ text: String, _ message: String) {
         let error = #expect(throws: FirebaseExportFile.Unreadable.self) { try FirebaseExportFile.read(Data(text.utf8), named: "users.csv") }
         #expect(error?.description.hasPrefix(message) == true)

@@ -37,7 +37,9 @@ package struct AccountImporter: Sendable {
 
     /// Imports `users` in one transaction and says, in their order, what became of each. A user whose id, address or
     /// provider's user id an earlier user of the same call took is refused like one an account took.
-    package func importUsers(_ users: [ImportedUser], existing: ExistingAccounts) async throws -> [Outcome] {
+    package func importUsers(
+        _ users: [ImportedUser], existing: ExistingAccounts, requester: RequesterSummary = RequesterSummary()
+    ) async throws -> [Outcome] {
         // A thousand seals take milliseconds of CPU: off the cooperative pool.
         let hasher = hasher
         let sealed = try await NIOThreadPool.singleton.runIfActive { try users.map { try $0.password.map(hasher.stored) } }
@@ -45,21 +47,27 @@ package struct AccountImporter: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await importUsers(users, sealed: sealed, existing: existing, at: now)
-            } catch is AccountConflict where attempt < 3 {
+                return try await importUsers(users, sealed: sealed, existing: existing, requester: requester, at: now)
+            } catch is AccountConflict {
                 // Another writer took an id, address or identity after this transaction looked (PostgreSQL): look again.
+                guard attempt < 3 else { throw StoreUnavailable("an import kept clashing with concurrent writes") }
                 attempt += 1
             }
         }
     }
 
-    private func importUsers(_ users: [ImportedUser], sealed: [String?], existing: ExistingAccounts, at now: Date) async throws -> [Outcome] {
+    private func importUsers(
+        _ users: [ImportedUser], sealed: [String?], existing: ExistingAccounts, requester: RequesterSummary, at now: Date
+    ) async throws -> [Outcome] {
         try await store.write { transaction in
             let found = try await transaction.accounts(ids: users.map(\.account.id), emails: users.compactMap(\.account.email))
             let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var emailOwners = Dictionary(found.compactMap { account in account.email.map { ($0, account.id) } }, uniquingKeysWith: { first, _ in first })
             let taken = try await transaction.identities(keys: users.flatMap { $0.identities.map(\.key) })
             var identityOwners = Dictionary(taken.map { ($0.key, $0.accountID) }, uniquingKeysWith: { first, _ in first })
+            let undoOwners = try await transaction.undoOwners(of: users.compactMap(\.account.email), at: now)
+            let storedIdentities = existing == .keepIfImported && !byID.isEmpty
+                ? Dictionary(grouping: try await transaction.identities(accountIDs: Array(byID.keys)), by: \.accountID) : [:]
             var claimedIDs = Set<String>()
             var replaced: [String] = []
             var accounts: [Account] = []
@@ -78,7 +86,7 @@ package struct AccountImporter: Sendable {
                     case .overwrite:
                         break
                     case .keepIfImported:
-                        let isSame = user.isImported(as: stored, identities: try await transaction.identities(accountID: id))
+                        let isSame = user.isImported(as: stored, identities: storedIdentities[id] ?? [])
                         outcome = isSame ? .unchanged : .refused(.idTakenWithOtherData)
                     }
                 }
@@ -87,7 +95,7 @@ package struct AccountImporter: Sendable {
                     let owner = emailOwners[email]
                     if let owner, owner != id {
                         outcome = .refused(.emailTaken)
-                    } else if owner == nil, try await transaction.isAwaitingUndo(email, byAnotherThan: id, at: now) {
+                    } else if owner == nil, undoOwners[email]?.contains(where: { $0 != id }) == true {
                         outcome = .refused(.emailTaken)
                     }
                 }
@@ -104,7 +112,11 @@ package struct AccountImporter: Sendable {
                 if let email = account.email { emailOwners[email] = id }
                 for identity in user.identities { identityOwners[identity.key] = id }
             }
-            for id in replaced { try await transaction.deleteAccount(id: id, at: now) }
+            for id in replaced {
+                try await transaction.deleteAccount(id: id, at: now)
+                try await transaction.record(
+                    AuditEvent(.accountDeleted, at: now, accountID: id, email: byID[id]?.email, requester: requester, detail: "replaced by an import"))
+            }
             try await transaction.insert(accounts, identities: identities)
             return outcomes
         }

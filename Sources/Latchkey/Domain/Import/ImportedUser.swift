@@ -8,11 +8,14 @@ package struct ImportedUser: Sendable, Equatable {
     package var password: ImportedPasswordHash?
     /// Its identity providers' identities; the email identity follows from the account's address.
     package var federatedIdentities: [Identity]
+    /// Whether the other system said when the account was made (else it is made now).
+    package var hasCreationTime: Bool
 
-    package init(account: Account, password: ImportedPasswordHash?, federatedIdentities: [Identity]) {
+    package init(account: Account, password: ImportedPasswordHash?, federatedIdentities: [Identity], hasCreationTime: Bool = true) {
         self.account = account
         self.password = password
         self.federatedIdentities = federatedIdentities
+        self.hasCreationTime = hasCreationTime
     }
 
     /// Every identity the account gets: the email identity for an address, then the providers'.
@@ -22,14 +25,14 @@ package struct ImportedUser: Sendable, Equatable {
 
     /// Whether `stored`, with `storedIdentities`, is this user imported before: the same profile and creation time, a
     /// password if this user has one, and each of its identities. What sign-ins change since (the hash replaced, the
-    /// last sign-in, revocations, identities linked) does not count.
+    /// address verified by a link, the last sign-in, revocations, identities linked) does not count.
     func isImported(as stored: Account, identities storedIdentities: [Identity]) -> Bool {
         let new = account
-        let keys = Set(storedIdentities.map { [$0.providerID, $0.providerUserID] })
-        return stored.email == new.email && stored.isEmailVerified == new.isEmailVerified && stored.displayName == new.displayName
+        let keys = Set(storedIdentities.map(\.key))
+        return stored.email == new.email && (stored.isEmailVerified || !new.isEmailVerified) && stored.displayName == new.displayName
             && stored.photoURL == new.photoURL && stored.isDisabled == new.isDisabled
-            && abs(stored.createdAt.timeIntervalSince(new.createdAt)) < 0.001 && (password == nil || stored.passwordHash != nil)
-            && identities.allSatisfy { keys.contains([$0.providerID, $0.providerUserID]) }
+            && (!hasCreationTime || abs(stored.createdAt.timeIntervalSince(new.createdAt)) < 0.001) && (password == nil || stored.passwordHash != nil)
+            && identities.allSatisfy { keys.contains($0.key) }
     }
 }
 

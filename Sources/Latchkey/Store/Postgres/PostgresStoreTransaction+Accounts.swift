@@ -65,10 +65,12 @@ extension PostgresStoreTransaction {
         try await revokeSessions(accountID: id, at: now)
     }
 
-    private static func accountConflict(_ constraint: String) -> AccountConflict? {
+    /// The clash a violated unique constraint of an account or an identity stands for.
+    static func accountConflict(_ constraint: String) -> AccountConflict? {
         switch constraint {
         case "accounts_pkey": .idTaken
         case "accounts_email_key": .emailTaken
+        case "identities_pkey": .identityTaken
         default: nil
         }
     }

@@ -17,9 +17,7 @@ extension PostgresStoreTransaction: RowCopyStore {
         let sql = table.insert(rows: rows.count) { "$\($0 + 1)" }
         // A row another transaction inserted since this one looked (an import racing a sign-up) is a conflict, which
         // the importer answers by reading again.
-        try await executeGuarded(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(Array(rows.joined())))) { constraint in
-            constraint.hasPrefix("identities") ? .identityTaken : constraint.contains("email") ? .emailTaken : .idTaken
-        }
+        try await executeGuarded(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(Array(rows.joined()))), conflict: Self.accountConflict)
         if table.hasGeneratedKey {
             try await execute(
                 PostgresQuery(unsafeSQL: "SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'), (SELECT max(id) FROM \(table.name)))"))

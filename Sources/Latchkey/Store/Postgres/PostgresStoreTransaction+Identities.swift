@@ -21,6 +21,10 @@ extension PostgresStoreTransaction {
         ).map(Self.identity(from:))
     }
 
+    func identities(accountIDs: [String]) async throws -> [Identity] {
+        try await rows("SELECT * FROM identities WHERE account_id = ANY(\(accountIDs))").map(Self.identity(from:))
+    }
+
     /// An upsert whose update applies only to the same account's row; no row back means another account holds it.
     func save(_ identity: Identity) async throws {
         let saved = try await row(

@@ -49,6 +49,22 @@ extension PostgresStoreTransaction {
             """) != nil
     }
 
+    func undoOwners(of emails: [EmailAddress], at now: Date) async throws -> [EmailAddress: Set<String>] {
+        let rows = try await rows(
+            """
+            SELECT email, account_id FROM pending_requests
+            WHERE email = ANY(\(emails.map(\.value))) AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)
+                AND EXISTS (SELECT 1 FROM accounts WHERE accounts.id = pending_requests.account_id AND NOT accounts.disabled)
+            """)
+        var owners: [EmailAddress: Set<String>] = [:]
+        for row in rows {
+            if let address = EmailAddress(try row["email"].decode(String.self)) {
+                owners[address, default: []].insert(try row["account_id"].decode(String.self))
+            }
+        }
+        return owners
+    }
+
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
         try await row("SELECT * FROM pending_requests WHERE code_hash = \(codeHash)").flatMap(Self.pendingRequest)
     }

@@ -17,6 +17,12 @@ extension SQLiteStoreTransaction {
         return found
     }
 
+    func identities(accountIDs: [String]) async throws -> [Identity] {
+        var found: [Identity] = []
+        for id in accountIDs { found += try await identities(accountID: id) }
+        return found
+    }
+
     /// An upsert whose update applies only to the same account's row; no row changed means another account holds it.
     func save(_ identity: Identity) async throws {
         try execute(

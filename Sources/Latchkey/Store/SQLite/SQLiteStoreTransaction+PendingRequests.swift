@@ -52,6 +52,22 @@ extension SQLiteStoreTransaction {
             arguments: [email.value, now.timeIntervalSince1970, accountID]) != nil
     }
 
+    func undoOwners(of emails: [EmailAddress], at now: Date) async throws -> [EmailAddress: Set<String>] {
+        var owners: [EmailAddress: Set<String>] = [:]
+        for email in emails {
+            let accounts = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT account_id FROM pending_requests
+                        WHERE email = ? AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > ?
+                            AND EXISTS (SELECT 1 FROM accounts WHERE accounts.id = pending_requests.account_id AND NOT accounts.disabled)
+                        """),
+                arguments: [email.value, now.timeIntervalSince1970])
+            if !accounts.isEmpty { owners[email, default: []].formUnion(accounts) }
+        }
+        return owners
+    }
+
     func pendingRequest(codeHash: Data) async throws -> PendingRequest? {
         try row(sql: "SELECT * FROM pending_requests WHERE code_hash = ?", arguments: [codeHash]).flatMap(Self.pendingRequest)
     }
