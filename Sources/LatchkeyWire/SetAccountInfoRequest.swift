@@ -26,6 +26,8 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
     /// Admin only: `{}` or `{"enrollments": []}` removes every second factor (the Admin SDKs' way); listing factors is
     /// refused, since TOTP factors are enrolled only by their owner.
     public var mfa: MfaChanges?
+    /// Admin only: custom claims, a JSON object in a string (`{}` removes them): the Admin SDKs' `set_custom_user_claims`.
+    public var customAttributes: String?
 
     /// The `mfa` member of an update.
     public struct MfaChanges: Sendable, Codable, Equatable {
@@ -73,5 +75,6 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
         emailVerified = container.decodeLenientBool(forKey: .emailVerified)
         returnSecureToken = container.decodeLenientBool(forKey: .returnSecureToken)
         mfa = try container.decodeIfPresent(MfaChanges.self, forKey: .mfa)
+        customAttributes = try container.decodeIfPresent(String.self, forKey: .customAttributes)
     }
 }

@@ -18,13 +18,16 @@ public struct UserInfo: Sendable, Codable, Equatable {
     public var emailLinkSignin: Bool?
     /// The account's second factors; absent when it has none.
     public var mfaInfo: [MfaEnrollment]?
+    /// Custom claims, a JSON object in a string; absent when there are none.
+    public var customAttributes: String?
 
     public init(
         localId: String, email: String? = nil, emailVerified: Bool, displayName: String? = nil, photoUrl: String? = nil,
         passwordHash: String? = nil, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool? = nil, createdAt: String,
-        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil, mfaInfo: [MfaEnrollment]? = nil
+        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil, mfaInfo: [MfaEnrollment]? = nil, customAttributes: String? = nil
     ) {
         self.mfaInfo = mfaInfo
+        self.customAttributes = customAttributes
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified

@@ -8,7 +8,7 @@ PyJWT against the JWKS) in test_live_flow.py.
 import time
 
 import pytest
-from firebase_admin import auth
+from firebase_admin import auth, exceptions
 
 from harness import CONTINUE_URL, code_of, complete, post, refresh
 
@@ -78,3 +78,23 @@ def test_the_admin_sdk_lists_every_user_page_by_page(admin):
     assert [user.uid for user in auth.list_users(max_results=10, app=app).iterate_all()] == uids
     with pytest.raises(ValueError):
         auth.list_users(max_results=1001, app=app)
+
+
+def test_custom_claims_set_by_the_admin_sdk_ride_in_the_next_id_token(admin):
+    """`set_custom_user_claims`: `get_user` shows them and the next token (a refresh) carries them; `None` removes them."""
+    server, app = admin
+    user = auth.create_user(email="erin@example.com", password="erin's password", app=app)
+    session = post(server, "accounts:signInWithPassword", json={"email": "erin@example.com", "password": "erin's password"}).json()
+    auth.set_custom_user_claims(user.uid, {"role": "editor", "level": 3, "teams": ["a", "b"]}, app=app)
+    assert auth.get_user(user.uid, app=app).custom_claims == {"role": "editor", "level": 3, "teams": ["a", "b"]}
+    assert "role" not in auth.verify_id_token(session["idToken"], app=app)  # tokens issued before keep what they had
+    renewed = refresh(server, session["refreshToken"]).json()
+    claims = auth.verify_id_token(renewed["id_token"], check_revoked=True, app=app)
+    assert (claims["role"], claims["level"], claims["teams"], claims["uid"]) == ("editor", 3, ["a", "b"], user.uid)
+
+    with pytest.raises(exceptions.FirebaseError) as refused:
+        auth.set_custom_user_claims(user.uid, {"email_verified": True}, app=app)  # one of the claims the token sets itself
+    assert "FORBIDDEN_CLAIM" in str(refused.value)
+    auth.set_custom_user_claims(user.uid, None, app=app)
+    assert auth.get_user(user.uid, app=app).custom_claims is None
+    assert "role" not in auth.verify_id_token(refresh(server, renewed["refresh_token"]).json()["id_token"], app=app)

@@ -112,21 +112,21 @@ def test_a_partial_batch_imports_its_valid_users_and_says_why_not_the_others(adm
         auth.ImportUserRecord("plain", email_verified=True, disabled=True, user_metadata=auth.UserMetadata(1_500_000_000_000, 1_600_000_000_000)),
     ]
     result = auth.import_users(users, app=app)
-    assert result.success_count == 2 and result.failure_count == 5
+    assert result.success_count == 3 and result.failure_count == 4
     assert {error.index: error.reason for error in result.errors} == {
         1: "localId belongs to an existing account - can not overwrite.",
         2: "email exists in other account in database",
-        3: "customAttributes cannot be imported: this server has no custom claims",
         4: "phoneNumber cannot be imported: this server has no phone sign-in",
         5: "raw id exists in other account in database",
     }
+    assert auth.get_user("with-claims", app=app).custom_claims == {"admin": True}
     fresh = auth.get_user("fresh", app=app)
     assert [(p.provider_id, p.uid, p.email) for p in fresh.provider_data if p.provider_id == "google.com"] == [("google.com", "g-1", "fresh@gmail.com")]
     plain = auth.get_user("plain", app=app)
     assert plain.disabled and plain.user_metadata.creation_timestamp == 1_500_000_000_000
     assert plain.user_metadata.last_sign_in_timestamp == 1_600_000_000_000
     assert auth.get_user("existing", app=app).email == "taken@example.com"
-    for uid in ("wants-taken", "with-claims", "with-phone", "same-google"):
+    for uid in ("wants-taken", "with-phone", "same-google"):
         with pytest.raises(auth.UserNotFoundError):
             auth.get_user(uid, app=app)
 
@@ -149,6 +149,22 @@ def test_hostile_or_mistaken_hash_configurations_refuse_the_whole_batch(admin, c
     response = batch_create(server, {"users": [{"localId": "u1", "email": "u1@example.com", "passwordHash": "aGFzaA", "salt": "c2FsdA"}], **config})
     assert response.status_code == 400 and error_message(response).startswith(message), response.text
     assert admin_lookup(server, localId=["u1"]) == []
+
+
+def test_custom_claims_the_sdk_would_not_send_are_refused_per_user(admin):
+    server, _ = admin
+    response = batch_create(server, {"users": [
+        {"localId": "c1", "customAttributes": '{"sub": "someone-else"}'}, {"localId": "c2", "customAttributes": "[1, 2]"},
+        {"localId": "c3", "customAttributes": '{"a": "' + "x" * 1000 + '"}'}, {"localId": "c4", "customAttributes": '{"sid": "s"}'},
+        {"localId": "c5", "customAttributes": '{"tier": 2}'},
+    ]})
+    assert response.json()["error"] == [
+        {"index": 0, "message": "Custom claims provided include a reserved claim."},
+        {"index": 1, "message": "Invalid custom claims provided."},
+        {"index": 2, "message": "Custom claims provided are too large."},
+        {"index": 3, "message": "Custom claims provided include a reserved claim."},
+    ], response.text
+    assert [user["customAttributes"] for user in admin_lookup(server, localId=["c5"])] == ['{"tier": 2}']
 
 
 def test_whole_batch_refusals(admin):

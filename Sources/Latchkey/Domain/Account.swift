@@ -13,10 +13,13 @@ package struct Account: Sendable, Equatable {
     package var lastSignInAt: Date?
     package var displayName: String?
     package var photoURL: String?
+    /// Claims an admin gave the account, which its ID tokens carry (Firebase's custom claims).
+    package var customClaims: CustomClaims?
 
     package init(
         id: String, email: EmailAddress?, isEmailVerified: Bool, passwordHash: String? = nil, isDisabled: Bool = false,
-        validSince: Date, createdAt: Date, lastSignInAt: Date? = nil, displayName: String? = nil, photoURL: String? = nil
+        validSince: Date, createdAt: Date, lastSignInAt: Date? = nil, displayName: String? = nil, photoURL: String? = nil,
+        customClaims: CustomClaims? = nil
     ) {
         self.id = id
         self.email = email
@@ -28,6 +31,7 @@ package struct Account: Sendable, Equatable {
         self.lastSignInAt = lastSignInAt
         self.displayName = displayName
         self.photoURL = photoURL
+        self.customClaims = customClaims
     }
 
     /// A new account with `email` (none for an anonymous one), valid from `now`; `id` is an admin's choice or a new one.

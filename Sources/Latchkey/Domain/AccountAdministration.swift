@@ -83,6 +83,7 @@ package struct AccountAdministration: Sendable {
         if let photoURL = changes.photoURL { current.photoURL = photoURL }
         if changes.deletesDisplayName { current.displayName = nil }
         if changes.deletesPhotoURL { current.photoURL = nil }
+        if let customClaims = changes.customClaims { current.customClaims = customClaims }
         // The email identity stays with the password gone: email-link sign-in is not a credential one can delete.
         for providerID in changes.deletedProviders {
             if providerID == SignInProvider.password.id {

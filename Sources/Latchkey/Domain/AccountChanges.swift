@@ -18,6 +18,8 @@ package struct AccountChanges: Sendable {
     package var isDisabled: Bool?
     /// Admin only.
     package var isEmailVerified: Bool?
+    /// Admin only: new custom claims (`.some(nil)` removes them).
+    package var customClaims: CustomClaims??
     /// Admin only: removes every second factor (a lost phone), telling the owner by email.
     package var removesSecondFactors = false
     /// The language of the request, for the notice of removed factors.

@@ -35,6 +35,12 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidLocalID
     /// `accounts:batchGet`: a page size outside 1...1000, or a page token this server did not give.
     case invalidPageSelection
+    /// Custom claims that are not a JSON object.
+    case invalidClaims
+    /// Custom claims longer than `CustomClaims.maximumBytes`.
+    case claimsTooLarge
+    /// A custom claim of a name the token sets itself.
+    case forbiddenClaim(String)
     case emailNotFound
     case invalidPassword
     case invalidLoginCredentials
@@ -137,6 +143,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
         case .invalidPageSelection: "INVALID_PAGE_SELECTION"
+        case .invalidClaims: "INVALID_CLAIMS"
+        case .claimsTooLarge: "CLAIMS_TOO_LARGE"
+        case .forbiddenClaim: "FORBIDDEN_CLAIM"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"
@@ -198,6 +207,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .verifyNewEmailFirst: "Please verify the new email before changing email."
         case .missingMFAPendingCredential: "Request does not have MFA pending credential."
         case .missingMFAEnrollmentID: "No second factor identifier is provided."
+        case .invalidClaims: "Custom claims must be a JSON object."
+        case .claimsTooLarge: "Custom claims must be at most \(CustomClaims.maximumBytes) bytes."
+        case .forbiddenClaim(let name): name
         default: nil
         }
     }

@@ -60,6 +60,7 @@ package enum FirebaseExport {
         user.createdAt = milliseconds(account.createdAt)
         user.lastSignedInAt = account.lastSignInAt.map(milliseconds)
         user.disabled = account.isDisabled
+        user.customAttributes = account.customClaims?.json
         let providers = identities.map { identity in
             UploadAccountRequest.Provider(
                 providerId: identity.providerID, rawId: identity.providerUserID, email: identity.email?.value, displayName: identity.displayName,

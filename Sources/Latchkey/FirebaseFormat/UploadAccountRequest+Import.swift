@@ -42,7 +42,7 @@ extension UploadAccountRequest {
     }
 
     /// A user checked as Firebase checks it, with Firebase's per-user messages where it has them. What this server
-    /// cannot honour (a phone number, custom claims, a phone second factor) refuses the user rather than drop it.
+    /// cannot honour (a phone number, a phone second factor) refuses the user rather than drop it.
     static func importedUser(_ user: User, hashing config: PasswordHashConfig?, at now: Date) throws(ImportRefusal) -> ImportedUser {
         guard let localID = user.localId, !localID.isEmpty else { throw .invalid("localId is missing") }
         guard (try? AccountUpdatesController.chosenLocalID(localID)) != nil else { throw .invalid("localId is invalid") }
@@ -54,15 +54,12 @@ extension UploadAccountRequest {
         let displayName = try profileText(user.displayName, "displayName")
         let photoURL = try profileText(user.photoUrl, "photoUrl")
         guard (user.phoneNumber ?? "").isEmpty else { throw .invalid("phoneNumber cannot be imported: this server has no phone sign-in") }
-        guard (user.customAttributes ?? "").isEmpty || user.customAttributes == "{}" else {
-            throw .invalid("customAttributes cannot be imported: this server has no custom claims")
-        }
         guard (user.mfaInfo ?? []).isEmpty else { throw .invalid("mfaInfo cannot be imported: Firebase exports no TOTP secrets, and this server has no SMS") }
         let createdAt = try milliseconds(user.createdAt, "createdAt") ?? now
         let account = Account(
             id: localID, email: email, isEmailVerified: user.emailVerified ?? false, isDisabled: user.disabled ?? false,
             validSince: now.wholeSeconds, createdAt: createdAt, lastSignInAt: try milliseconds(user.lastLoginAt, "lastLoginAt"),
-            displayName: displayName, photoURL: photoURL)
+            displayName: displayName, photoURL: photoURL, customClaims: try customClaims(user.customAttributes))
         return ImportedUser(
             account: account, password: try password(of: user, hashing: config),
             federatedIdentities: try identities(of: user, accountID: localID, at: createdAt), hasCreationTime: user.createdAt != nil)
@@ -102,6 +99,20 @@ extension UploadAccountRequest {
                     isEmailVerified: false, displayName: displayName, photoURL: photoURL, createdAt: createdAt))
         }
         return identities
+    }
+
+    /// Custom claims as an admin may set them, refused in Firebase's words.
+    private static func customClaims(_ json: String?) throws(ImportRefusal) -> CustomClaims? {
+        guard let json, !json.isEmpty else { return nil }
+        do {
+            return try CustomClaims.parse(json)
+        } catch .claimsTooLarge {
+            throw .invalid("Custom claims provided are too large.")
+        } catch .forbiddenClaim {
+            throw .invalid("Custom claims provided include a reserved claim.")
+        } catch {
+            throw .invalid("Invalid custom claims provided.")
+        }
     }
 
     /// A display name or photo URL as an admin may set one.

@@ -39,6 +39,7 @@ struct AccountUpdatesController {
         if case .admin = actor {
             changes.isDisabled = body.disableUser
             changes.isEmailVerified = body.emailVerified
+            if let json = body.customAttributes { changes.customClaims = .some(try CustomClaims.parse(json)) }
             if let mfa = body.mfa {
                 // TOTP factors are enrolled by their owners only; an admin can remove them (a lost phone).
                 guard mfa.enrollments?.isEmpty ?? true else {

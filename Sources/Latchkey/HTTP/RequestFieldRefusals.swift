@@ -102,6 +102,7 @@ extension SetAccountInfoRequest: RefusedFields {
         case "email": .invalidEmail
         case "password": .weakPassword
         case "displayName", "photoUrl": .invalidProfileAttribute
+        case "customAttributes": .invalidClaims
         default: nil
         }
     }

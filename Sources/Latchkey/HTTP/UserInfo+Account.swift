@@ -15,7 +15,8 @@ extension UserInfo {
             lastLoginAt: account.lastSignInAt.map(milliseconds),
             // Firebase marks users who sign in by email link; absent otherwise.
             emailLinkSignin: user.signInMethods.contains("emailLink") ? true : nil,
-            mfaInfo: (user.secondFactors ?? []).isEmpty ? nil : user.secondFactors?.map(MfaEnrollment.init(_:)))
+            mfaInfo: (user.secondFactors ?? []).isEmpty ? nil : user.secondFactors?.map(MfaEnrollment.init(_:)),
+            customAttributes: account.customClaims?.json)
     }
 }
 

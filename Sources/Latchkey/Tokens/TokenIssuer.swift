@@ -33,7 +33,7 @@ package struct TokenIssuer: Sendable {
         guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
         let account = user.account
         let issuedAt = now.wholeSeconds
-        let claims = IDTokenClaims(
+        var claims = IDTokenClaims(
             issuer: IssuerClaim(value: issuer),
             audience: AudienceClaim(value: [audience]),
             subject: SubjectClaim(value: account.id),
@@ -50,6 +50,7 @@ package struct TokenIssuer: Sendable {
                 identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor.map { _ in SecondFactor.kind },
                 secondFactorIdentifier: secondFactor)
         )
+        claims.customClaims = account.customClaims?.members ?? [:]
         return try signer.sign(claims)
     }
 }

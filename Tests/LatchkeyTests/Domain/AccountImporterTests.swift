@@ -27,10 +27,12 @@ import Testing
             let hash = try ImportedPasswordHash(
                 algorithm: .sha256, parameters: PasswordHashParameters(rounds: 1), hash: Data(SHA256Digest.of("saltpw")), salt: Data("salt".utf8))
             users[7].password = hash
+            users[7].account.customClaims = try CustomClaims.parse(#"{"plan": "pro", "seats": 5}"#)
             let outcomes = try await Self.importer(store).importUsers(users, existing: .refuse)
             #expect(outcomes == Array(repeating: .imported, count: 1_200))
             let stored = try #require(try await store.read { try await $0.account(id: "u0007") })
             #expect(stored.email?.value == "u7@example.com" && stored.isEmailVerified && stored.createdAt == Fixture.now)
+            #expect(stored.customClaims?.json == #"{"plan": "pro", "seats": 5}"#)
             let sealed = try #require(stored.passwordHash)
             #expect(sealed.hasPrefix("imported-v1:") && Self.hasher.needsRehash(sealed, password: "pw"))
             #expect(try await Self.hasher.verify("pw", against: sealed))

@@ -30,7 +30,7 @@ package struct ImportedUser: Sendable, Equatable {
         let new = account
         let keys = Set(storedIdentities.map(\.key))
         return stored.email == new.email && (stored.isEmailVerified || !new.isEmailVerified) && stored.displayName == new.displayName
-            && stored.photoURL == new.photoURL && stored.isDisabled == new.isDisabled
+            && stored.photoURL == new.photoURL && stored.isDisabled == new.isDisabled && stored.customClaims?.members == new.customClaims?.members
             && (!hasCreationTime || abs(stored.createdAt.timeIntervalSince(new.createdAt)) < 0.001) && (password == nil || stored.passwordHash != nil)
             && identities.allSatisfy { keys.contains($0.key) }
     }

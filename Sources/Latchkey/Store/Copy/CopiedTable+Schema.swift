@@ -81,6 +81,7 @@ extension CopiedTable {
         [
             ("id", .text), ("email", .text), ("email_verified", .boolean), ("password_hash", .text), ("disabled", .boolean),
             ("valid_since", .real), ("created_at", .real), ("last_sign_in_at", .real), ("display_name", .text), ("photo_url", .text),
+            ("custom_attributes", .text),
         ])
 
     static let identities = CopiedTable(

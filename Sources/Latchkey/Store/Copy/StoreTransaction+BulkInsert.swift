@@ -21,6 +21,7 @@ extension StoreTransaction {
             .text(account.id), text(account.email?.value), .boolean(account.isEmailVerified), text(account.passwordHash),
             .boolean(account.isDisabled), .real(account.validSince.timeIntervalSince1970), .real(account.createdAt.timeIntervalSince1970),
             account.lastSignInAt.map { .real($0.timeIntervalSince1970) } ?? .null, text(account.displayName), text(account.photoURL),
+            text(account.customClaims?.json),
         ]
     }
 

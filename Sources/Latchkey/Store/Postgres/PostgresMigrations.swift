@@ -236,5 +236,10 @@ enum PostgresMigrations {
             ALTER TABLE outbox ADD CONSTRAINT outbox_format_check CHECK (format IN ('mime', 'sign-in', 'security-notice', 'email-action'));
             """
         ),
+        (
+            // Custom claims (Firebase's `customAttributes`): a JSON object every ID token of the account carries.
+            "v9: custom claims",
+            "ALTER TABLE accounts ADD COLUMN custom_attributes TEXT;"
+        ),
     ]
 }

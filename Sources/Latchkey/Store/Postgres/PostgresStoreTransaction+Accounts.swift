@@ -33,10 +33,10 @@ extension PostgresStoreTransaction {
         try await executeGuarded(
             """
             INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at, display_name,
-                photo_url)
+                photo_url, custom_attributes)
             VALUES (\(account.id), \(account.email?.value), \(account.isEmailVerified), \(account.passwordHash), \(account.isDisabled),
                 \(account.validSince.timeIntervalSince1970), \(account.createdAt.timeIntervalSince1970),
-                \(account.lastSignInAt?.timeIntervalSince1970), \(account.displayName), \(account.photoURL))
+                \(account.lastSignInAt?.timeIntervalSince1970), \(account.displayName), \(account.photoURL), \(account.customClaims?.json))
             """, conflict: Self.accountConflict)
     }
 
@@ -47,7 +47,7 @@ extension PostgresStoreTransaction {
                 password_hash = \(account.passwordHash), disabled = \(account.isDisabled),
                 valid_since = GREATEST(valid_since, \(account.validSince.timeIntervalSince1970)),
                 created_at = \(account.createdAt.timeIntervalSince1970), last_sign_in_at = \(account.lastSignInAt?.timeIntervalSince1970),
-                display_name = \(account.displayName), photo_url = \(account.photoURL)
+                display_name = \(account.displayName), photo_url = \(account.photoURL), custom_attributes = \(account.customClaims?.json)
             WHERE id = \(account.id)
             """, conflict: Self.accountConflict)
     }
@@ -82,6 +82,7 @@ extension PostgresStoreTransaction {
             isDisabled: try row["disabled"].decode(Bool.self), validSince: Date(timeIntervalSince1970: try row["valid_since"].decode(Double.self)),
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
             lastSignInAt: date(try row["last_sign_in_at"].decode(Double?.self)), displayName: try row["display_name"].decode(String?.self),
-            photoURL: try row["photo_url"].decode(String?.self))
+            photoURL: try row["photo_url"].decode(String?.self),
+            customClaims: try row["custom_attributes"].decode(String?.self).flatMap(CustomClaims.init(stored:)))
     }
 }

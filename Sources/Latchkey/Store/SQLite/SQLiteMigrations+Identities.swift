@@ -243,5 +243,10 @@ extension SQLiteMigrations {
             CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
             """
         ),
+        (
+            // Custom claims (Firebase's `customAttributes`): a JSON object every ID token of the account carries.
+            "v19: custom claims",
+            "ALTER TABLE accounts ADD COLUMN custom_attributes TEXT;"
+        ),
     ]
 }

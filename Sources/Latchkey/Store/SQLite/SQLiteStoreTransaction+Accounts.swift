@@ -35,8 +35,8 @@ extension SQLiteStoreTransaction {
         try executeGuarded(
             sql: """
                 INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at,
-                    display_name, photo_url)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    display_name, photo_url, custom_attributes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: Self.arguments(account), conflict: Self.accountConflict)
     }
@@ -45,7 +45,7 @@ extension SQLiteStoreTransaction {
         try executeGuarded(
             sql: """
                 UPDATE accounts SET id = ?, email = ?, email_verified = ?, password_hash = ?, disabled = ?, valid_since = MAX(valid_since, ?),
-                    created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?
+                    created_at = ?, last_sign_in_at = ?, display_name = ?, photo_url = ?, custom_attributes = ?
                 WHERE id = ?
                 """,
             arguments: Self.arguments(account) + [account.id], conflict: Self.accountConflict)
@@ -73,14 +73,14 @@ extension SQLiteStoreTransaction {
             id: row["id"], email: (row["email"] as String?).flatMap(EmailAddress.init), isEmailVerified: row["email_verified"],
             passwordHash: row["password_hash"], isDisabled: row["disabled"], validSince: Date(timeIntervalSince1970: row["valid_since"]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]), lastSignInAt: date(row["last_sign_in_at"]), displayName: row["display_name"],
-            photoURL: row["photo_url"])
+            photoURL: row["photo_url"], customClaims: (row["custom_attributes"] as String?).flatMap(CustomClaims.init(stored:)))
     }
 
     private static func arguments(_ account: Account) -> StatementArguments {
         [
             account.id, account.email?.value, account.isEmailVerified, account.passwordHash, account.isDisabled,
             account.validSince.timeIntervalSince1970, account.createdAt.timeIntervalSince1970, account.lastSignInAt?.timeIntervalSince1970,
-            account.displayName, account.photoURL,
+            account.displayName, account.photoURL, account.customClaims?.json,
         ]
     }
 }

@@ -9,6 +9,7 @@ import Testing
             alice.passwordHash = "hash"
             alice.displayName = "Alice"
             alice.lastSignInAt = Fixture.now
+            alice.customClaims = try CustomClaims.parse(#"{"role":"admin"}"#)
             let inserted = alice
             try await store.write { try await $0.insert(inserted) }
             #expect(try await store.read { try await $0.account(id: "alice") } == alice)
@@ -16,6 +17,7 @@ import Testing
             alice.isEmailVerified = true
             alice.isDisabled = true
             alice.photoURL = "https://example.com/a.png"
+            alice.customClaims = nil
             let updated = alice
             try await store.write { try await $0.update(updated) }
             #expect(try await store.read { try await $0.account(id: "alice") } == alice)

@@ -1,0 +1,49 @@
+/// Claims an admin gives an account (Firebase's custom claims, `customAttributes`): a JSON object of at most 1,000
+/// bytes whose members every ID token of the account carries at its top level, from the next token on. A claim may not
+/// take the name of one the token sets itself: Firebase's reserved names, and Latchkey's own (`sid` says which session a
+/// token belongs to, `email_verified` whether to trust the address).
+package struct CustomClaims: Sendable, Equatable {
+    /// The object as the admin gave it: stored, and answered as `customAttributes`.
+    package let json: String
+    /// Its members, as ID tokens carry them.
+    let members: [String: JSONValue]
+
+    package static let maximumBytes = 1000
+    static let reserved: Set<String> = [
+        "acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "firebase", "iat", "iss", "jti", "nbf", "nonce", "sub",
+        "user_id", "sid", "email", "email_verified", "name", "picture",
+    ]
+
+    /// The claims `json` gives, checked; nil for an empty object, which removes them.
+    package static func parse(_ json: String) throws(SignInError) -> CustomClaims? {
+        guard json.utf8.count <= maximumBytes else { throw .claimsTooLarge }
+        guard case .object(let members)? = try? JSONParser.parse(Array(json.utf8)), members.values.allSatisfy(\.hasFiniteNumbers) else {
+            throw .invalidClaims
+        }
+        if let name = members.keys.sorted().first(where: reserved.contains) { throw .forbiddenClaim(name) }
+        return members.isEmpty ? nil : CustomClaims(json: json, members: members)
+    }
+
+    /// Claims as stored, which were checked when they were set; anything else is no claims.
+    init?(stored json: String) {
+        guard let claims = try? Self.parse(json) else { return nil }
+        self = claims
+    }
+
+    private init(json: String, members: [String: JSONValue]) {
+        self.json = json
+        self.members = members
+    }
+}
+
+extension JSONValue {
+    /// Whether every number in the value is one a token can carry (no 1e400).
+    fileprivate var hasFiniteNumbers: Bool {
+        switch self {
+        case .number(let text): Double(text)?.isFinite == true
+        case .array(let values): values.allSatisfy(\.hasFiniteNumbers)
+        case .object(let members): members.values.allSatisfy(\.hasFiniteNumbers)
+        case .null, .bool, .string: true
+        }
+    }
+}
