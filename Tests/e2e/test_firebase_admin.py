@@ -90,7 +90,7 @@ def test_custom_claims_set_by_the_admin_sdk_ride_in_the_next_id_token(admin):
     assert "role" not in auth.verify_id_token(session["idToken"], app=app)  # tokens issued before keep what they had
     renewed = refresh(server, session["refreshToken"]).json()
     claims = auth.verify_id_token(renewed["id_token"], check_revoked=True, app=app)
-    assert (claims["role"], claims["level"], claims["teams"], claims["uid"]) == ("editor", 3, ["a", "b"], user.uid)
+    assert (claims["role"], claims["level"], claims["teams"], claims["user_id"]) == ("editor", 3, ["a", "b"], user.uid)
 
     with pytest.raises(exceptions.FirebaseError) as refused:
         auth.set_custom_user_claims(user.uid, {"email_verified": True}, app=app)  # one of the claims the token sets itself

@@ -221,14 +221,20 @@ def firebase_users():
     ]
 
 
+def csv_field(text):
+    """firebase-tools' escapeCsv (15.19 and later)."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+
 def csv_line(user):
-    """One line of `firebase auth:export --format=csv`."""
-    columns = [""] * 28
+    """One line of `firebase auth:export --format=csv` as firebase-tools 15.19 and later write it: 52 columns."""
+    columns = [""] * 52
     columns[0:7] = [user["localId"], user.get("email", ""), "true" if user.get("emailVerified") else "false", user.get("passwordHash", ""),
-                    user.get("salt", ""), user.get("displayName", ""), user.get("photoUrl", "")]
+                    user.get("salt", ""), csv_field(user.get("displayName", "")), user.get("photoUrl", "")]
     for provider in user.get("providerUserInfo", []):
-        start = {"google.com": 7, "facebook.com": 11, "twitter.com": 15, "github.com": 19}[provider["providerId"]]
-        columns[start:start + 4] = [provider["rawId"], provider.get("email", ""), provider.get("displayName", ""), provider.get("photoUrl", "")]
+        start = {"google.com": 7, "facebook.com": 11, "twitter.com": 15, "github.com": 19, "apple.com": 28}[provider["providerId"]]
+        columns[start:start + 4] = [provider["rawId"], provider.get("email", ""), csv_field(provider.get("displayName", "")),
+                                    provider.get("photoUrl", "")]
     columns[23:27] = [user.get("createdAt", ""), user.get("lastSignedInAt", ""), "", "true" if user.get("disabled") else "false"]
     return ",".join(columns) + ",\n"
 
@@ -338,3 +344,14 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
     assert [p["rawId"] for p in cyd["providerUserInfo"] if p["providerId"] == "google.com"] == ["1029384756"]
     assert sorted(p["providerId"] for p in dan["providerUserInfo"]) == ["apple.com", "password"]
     assert error_message(sign_in(new, "max@example.com", long_password)) == "INVALID_LOGIN_CREDENTIALS"
+
+
+def test_a_user_with_second_factors_is_refused_rather_than_imported_without_them(start_latchkey):
+    """Current firebase-tools exports phone second factors (`mfaInfo`); Latchkey has no SMS, so the user is listed."""
+    server = start_latchkey(adminTokens=[ADMIN_TOKEN], started=False)
+    users = [{"localId": "sms", "email": "sms@example.com", "emailVerified": True,
+              "mfaInfo": [{"mfaEnrollmentId": "e1", "phoneInfo": "+15555550100"}]}, {"localId": "plain", "email": "plain@example.com"}]
+    result = import_file(server, "users.json", json.dumps({"users": users}))
+    assert result.returncode == 1, result
+    assert result.stdout.splitlines()[0] == "imported 1, unchanged 0, refused 1", result.stdout
+    assert "  1\tsms\tmfaInfo cannot be imported" in result.stdout, result.stdout

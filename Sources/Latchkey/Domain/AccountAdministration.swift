@@ -41,7 +41,8 @@ package struct AccountAdministration: Sendable {
                     guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
                     stored = account
                 } else {
-                    guard let account = try await transaction.account(id: account.id) else { return .refused(.userNotFound) }
+                    // Held until the write ends: an admin's change must not write back what a concurrent one changed.
+                    guard let account = try await transaction.lockedAccount(id: account.id) else { return .refused(.userNotFound) }
                     stored = account
                 }
                 let current = try await apply(changes, newHash: newHash, to: stored, by: actor, requester: requester, at: now, in: transaction)

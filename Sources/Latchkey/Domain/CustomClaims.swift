@@ -24,10 +24,15 @@ package struct CustomClaims: Sendable, Equatable {
         return members.isEmpty ? nil : CustomClaims(json: json, members: members)
     }
 
-    /// Claims as stored, which were checked when they were set; anything else is no claims.
-    init?(stored json: String) {
-        guard let claims = try? Self.parse(json) else { return nil }
-        self = claims
+    /// Claims as stored, checked when they were set: kept as they are, so that no later save loses them, and carried
+    /// by tokens without any member a newer rule would refuse (a name reserved since).
+    init(stored json: String) {
+        self.json = json
+        guard case .object(let members)? = try? JSONParser.parse(Array(json.utf8)) else {
+            self.members = [:]
+            return
+        }
+        self.members = members.filter { !Self.reserved.contains($0.key) && $0.value.hasFiniteNumbers }
     }
 
     private init(json: String, members: [String: JSONValue]) {

@@ -82,7 +82,7 @@ package struct ProviderSignIn: Sendable {
     ) async throws -> Verdict<Resolution> {
         let provider = SignInProvider(id: identity.providerID)
         let known = try await transaction.identity(providerID: identity.providerID, providerUserID: identity.subject)
-        let owner = allowsDuplicateEmails ? nil : try await identity.email.asyncFlatMap { try await transaction.account(email: $0) }
+        let owner = allowsDuplicateEmails ? nil : try await identity.email.asyncFlatMap { try await transaction.lockedAccount(email: $0) }
         func finish(_ attempt: SignInFinisher.Attempt, recycled: Bool = false) async throws -> Verdict<Resolution> {
             try await finisher.finish(attempt, at: now, in: transaction).map { .finished($0, emailRecycled: recycled) }
         }
@@ -106,7 +106,7 @@ package struct ProviderSignIn: Sendable {
             return try await finish(attempt)
         }
         if let known {
-            guard let account = try await transaction.account(id: known.accountID) else { return .refused(.userNotFound) }
+            guard let account = try await transaction.lockedAccount(id: known.accountID) else { return .refused(.userNotFound) }
             var refreshed = entry(identity, account: account.id, now: now)
             refreshed.createdAt = known.createdAt
             return try await finish(.init(account: account, stored: account, provider: provider, identity: refreshed, requester: requester))

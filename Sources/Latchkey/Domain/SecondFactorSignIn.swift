@@ -62,7 +62,7 @@ package struct SecondFactorSignIn: Sendable {
         let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
             // The attempt is claimed before the code is looked at: a challenge answers at most its number of codes.
             guard let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
-                let account = try await transaction.account(id: challenge.accountID)
+                let account = try await transaction.lockedAccount(id: challenge.accountID)
             else { return .refused(.invalidMFAPendingCredential) }
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                 return .refused(.mfaEnrollmentNotFound)

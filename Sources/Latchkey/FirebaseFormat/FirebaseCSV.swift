@@ -2,29 +2,44 @@ import Foundation
 import LatchkeyWire
 
 /// The CSV `firebase auth:export` writes: no header, one user a line, a trailing comma, and these columns: uid, email,
-/// email verified, password hash, salt, display name, photo URL, then id, email, display name and photo URL for each
-/// of Google, Facebook, Twitter and GitHub, then creation time, last sign-in (milliseconds), phone number, and in
-/// newer versions disabled and custom claims. A display name with a comma is quoted but its quotes are not doubled
-/// (custom claims' are): a quote inside a quoted field that no comma or line end follows is kept as it is.
+/// email verified, password hash, salt, display name, photo URL; id, email, display name and photo URL for Google,
+/// Facebook, Twitter and GitHub; creation time, last sign-in (milliseconds), phone number, disabled, custom claims;
+/// since firebase-tools 15.19, the same four for Apple, Microsoft, Game Center, Play Games, LinkedIn and Yahoo.
+///
+/// Current versions quote as RFC 4180 does. Older ones quoted a display name with a comma without doubling its quotes
+/// (custom claims' they doubled): a file that does not read as RFC 4180 is read again that way.
 package enum FirebaseCSV {
-    static let providerColumns = [("google.com", 7), ("facebook.com", 11), ("twitter.com", 15), ("github.com", 19)]
-    /// Columns every version writes, up to the phone number, and the most any writes (with the trailing comma's empty
-    /// field): more means a field was split where it should not have been.
-    static let columns = 26...29
+    static let providerColumns = [
+        ("google.com", 7), ("facebook.com", 11), ("twitter.com", 15), ("github.com", 19), ("apple.com", 28), ("microsoft.com", 32),
+        ("gc.apple.com", 36), ("playgames.google.com", 40), ("linkedin.com", 44), ("yahoo.com", 48),
+    ]
+    /// The columns of a line, with the trailing comma's empty field: older versions wrote 26 to 29, current ones 53.
+    static let columnCounts: Set<Int> = [26, 27, 28, 29, 52, 53]
+    /// The display names older versions quoted without doubling their quotes: the user's and the first four providers'.
+    static let nameColumns: Set<Int> = [5, 9, 13, 17, 21]
+    /// Custom claims, whose quotes every version doubles except after a backslash (JSON's escaped quotes).
+    static let claimsColumn = 27
 
     static func users(in data: Data) throws(FirebaseExportFile.Unreadable) -> [FirebaseExportFile.User] {
+        let text = String(decoding: data, as: UTF8.self)
+        var rows = try Self.rows(text)
+        if firstMisshapenLine(rows) != nil { rows = try Self.rows(text, undoubledNames: true) }
+        if let line = firstMisshapenLine(rows) {
+            throw FirebaseExportFile.Unreadable(
+                description: "line \(line + 1) has \(rows[line].count) columns; `firebase auth:export` writes 26 to 29, or 53")
+        }
         var users: [FirebaseExportFile.User] = []
-        for (index, row) in try rows(String(decoding: data, as: UTF8.self)).enumerated() where row != [""] {
-            guard columns.contains(row.count) else {
-                throw FirebaseExportFile.Unreadable(
-                    description: "line \(index + 1) has \(row.count) columns; `firebase auth:export` writes \(columns.lowerBound) to \(columns.upperBound)")
-            }
+        for (index, row) in rows.enumerated() where row != [""] {
             for column in [23, 24] where !(row[column].isEmpty || Int64(jsonInteger: row[column]) != nil) {
                 throw FirebaseExportFile.Unreadable(description: "line \(index + 1): column \(column + 1) is not a time in milliseconds")
             }
             users.append(user(row))
         }
         return users
+    }
+
+    private static func firstMisshapenLine(_ rows: [[String]]) -> Int? {
+        rows.indices.first { rows[$0] != [""] && !columnCounts.contains(rows[$0].count) }
     }
 
     private static func user(_ row: [String]) -> FirebaseExportFile.User {
@@ -48,10 +63,11 @@ package enum FirebaseCSV {
         return user
     }
 
-    /// Records as RFC 4180 reads them (fields split at commas outside quotes, records at line breaks outside quotes), but
-    /// with Firebase's undoubled quotes: inside a quoted field, a quote before a comma or a line end closes it, two quotes
-    /// before anything else are one, and a lone quote is itself.
-    package static func rows(_ text: String) throws(FirebaseExportFile.Unreadable) -> [[String]] {
+    /// Records as RFC 4180 reads them: fields split at commas outside quotes, records at line breaks outside quotes, two
+    /// quotes inside a quoted field one quote; a lone quote that no comma or line end follows is kept, and so is one
+    /// after a backslash in the claims column. With `undoubledNames`, two quotes before a field's end in a name column
+    /// are the name's last quote and the field's.
+    package static func rows(_ text: String, undoubledNames: Bool = false) throws(FirebaseExportFile.Unreadable) -> [[String]] {
         let scalars = Array(text.unicodeScalars)
         func endsField(_ index: Int) -> Bool { index >= scalars.count || [",", "\n", "\r"].contains(scalars[index]) }
         var rows: [[String]] = []
@@ -63,13 +79,14 @@ package enum FirebaseCSV {
             let scalar = scalars[index]
             index += 1
             if quoted {
-                if scalar != "\"" {
+                if scalar != "\"" || (row.count == claimsColumn && index >= 2 && scalars[index - 2] == "\\") {
                     field.append(scalar)
                 } else if endsField(index) {
                     quoted = false
                 } else {
                     field.append(scalar)
-                    if scalars[index] == "\"", !endsField(index + 1) { index += 1 }
+                    let isNameEnd = undoubledNames && nameColumns.contains(row.count) && endsField(index + 1)
+                    if scalars[index] == "\"", !isNameEnd { index += 1 }
                 }
                 continue
             }

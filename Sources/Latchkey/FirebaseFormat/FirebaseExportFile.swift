@@ -26,6 +26,9 @@ package struct FirebaseExportFile: Codable, Sendable, Equatable {
         package var disabled: Bool?
         package var customAttributes: String?
         package var providerUserInfo: [UploadAccountRequest.Provider]?
+        /// Second factors (current firebase-tools exports phone factors): read so that such a user is refused, not
+        /// imported without them.
+        package var mfaInfo: [OpaqueObject]?
 
         package init(localId: String) {
             self.localId = localId
@@ -47,6 +50,7 @@ package struct FirebaseExportFile: Codable, Sendable, Equatable {
             disabled = try container.decodeIfPresent(Bool.self, forKey: .disabled)
             customAttributes = try container.decodeIfPresent(String.self, forKey: .customAttributes)
             providerUserInfo = try container.decodeIfPresent([UploadAccountRequest.Provider].self, forKey: .providerUserInfo)
+            mfaInfo = try container.decodeIfPresent([OpaqueObject].self, forKey: .mfaInfo)
         }
 
         /// The user as `accounts:batchCreate` takes it.
@@ -63,6 +67,7 @@ package struct FirebaseExportFile: Codable, Sendable, Equatable {
             user.disabled = disabled
             user.customAttributes = customAttributes
             user.providerUserInfo = providerUserInfo
+            user.mfaInfo = mfaInfo
             return user
         }
     }

@@ -100,8 +100,10 @@ import Testing
             _ = try await Self.importer(store).importUsers([Self.user("a", "a@example.com", google: "g-a")], existing: .refuse)
             let session = SessionRecord(id: "s1", accountID: "a", signInProvider: .password, authTime: Fixture.now, createdAt: Fixture.now)
             try await store.write { try await $0.insert(session) }
-            let outcomes = try await Self.importer(store).importUsers([Self.user("a", "other@example.com", name: "New")], existing: .overwrite)
-            #expect(outcomes == [.imported])
+            // Once replaced, the account's old address and identity are free for the users after it.
+            let outcomes = try await Self.importer(store).importUsers(
+                [Self.user("a", "other@example.com", name: "New"), Self.user("b", "a@example.com", google: "g-a")], existing: .overwrite)
+            #expect(outcomes == [.imported, .imported])
             let account = try #require(try await store.read { try await $0.account(id: "a") })
             #expect(account.email?.value == "other@example.com" && account.displayName == "New")
             #expect(try await store.read { try await $0.identities(accountID: "a") }.map(\.providerID) == ["password"])

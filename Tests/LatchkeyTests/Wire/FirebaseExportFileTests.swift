@@ -6,21 +6,35 @@ import Testing
 /// The files `firebase auth:export` writes, and the hash parameters Firebase's console shows, as `latchkey import`
 /// reads them.
 @Suite struct FirebaseExportFileTests {
-    /// What firebase-tools writes: a display name with a comma quoted but its own quotes not doubled, custom claims
-    /// quoted with their quotes doubled, CRLF or LF, a trailing comma.
-    @Test func firebasesOwnQuotingIsRead() throws {
+    /// What firebase-tools before 15.19 wrote: a display name with a comma quoted but its own quotes not doubled,
+    /// custom claims quoted with their quotes doubled, CRLF or LF, a trailing comma.
+    @Test func olderFirebaseQuotingIsRead() throws {
         let columns = ["u1", "a@example.com", "true", "aGFzaA==", "c2FsdA==", #""Lovelace, "Ada" B""#, "", "g-1", "a@gmail.com", #""G, "Ada""#, ""]
-            + Array(repeating: "", count: 12) + ["1500000000000", "1600000000000", "", "true", #""{""admin"":true,""role"":""x""}""#, ""]
+            + Array(repeating: "", count: 12) + ["1500000000000", "1600000000000", "", "true", #""{""role"":""x"",""admin"":true}""#, ""]
         let text = columns.joined(separator: ",") + "\r\n" + "u2,,false" + String(repeating: ",", count: 25) + "\n"
         let users = try FirebaseExportFile.read(Data(text.utf8), named: "users.CSV").users
         #expect(users.count == 2)
         let ada = try #require(users.first)
         #expect(ada.localId == "u1" && ada.email == "a@example.com" && ada.emailVerified == true && ada.disabled == true)
-        #expect(ada.displayName == #"Lovelace, "Ada" B"# && ada.customAttributes == #"{"admin":true,"role":"x"}"#)
+        #expect(ada.displayName == #"Lovelace, "Ada" B"# && ada.customAttributes == #"{"role":"x","admin":true}"#)
         #expect(ada.createdAt == "1500000000000" && ada.lastSignedInAt == "1600000000000" && ada.passwordHash == "aGFzaA==")
         #expect(ada.providerUserInfo == [UploadAccountRequest.Provider(providerId: "google.com", rawId: "g-1", email: "a@gmail.com", displayName: #"G, "Ada"#)])
         #expect(users[1].localId == "u2" && users[1].email == nil && users[1].providerUserInfo == nil)
         #expect(try FirebaseCSV.rows(#""a ""quoted"" word",x"#) == [[#"a "quoted" word"#, "x"]])
+    }
+
+    /// What current firebase-tools writes: 52 columns and the trailing comma, RFC 4180 quoting, six more providers.
+    @Test func currentFirebaseQuotingIsRead() throws {
+        var columns = Array(repeating: "", count: 53)
+        columns[0...5] = ["u1", "a@example.com", "false", "", "", #""Ada ""B"", C""#]
+        columns[23] = "1500000000000"
+        columns[27] = #""{""role"":""x"",""note"":""say \"hi\""",""n"":[1,2]}""#
+        columns[28...30] = ["001.apple", "a@privaterelay.appleid.com", #""Ada, B""#]
+        columns[48] = "y-9"
+        let ada = try #require(try FirebaseExportFile.read(Data((columns.joined(separator: ",") + "\n").utf8), named: "u.csv").users.first)
+        #expect(ada.displayName == #"Ada "B", C"# && ada.customAttributes == #"{"role":"x","note":"say \"hi\"","n":[1,2]}"#)
+        #expect(ada.providerUserInfo?.map(\.providerId) == ["apple.com", "yahoo.com"])
+        #expect(ada.providerUserInfo?.first?.displayName == "Ada, B")
     }
 
     @Test(arguments: [

@@ -104,7 +104,12 @@ package struct AccountImporter: Sendable {
                 }
                 outcomes.append(outcome)
                 guard outcome == .imported else { continue }
-                if stored != nil { replaced.append(id) }
+                if stored != nil {
+                    // The replaced account's address and identities go with it.
+                    replaced.append(id)
+                    emailOwners = emailOwners.filter { $0.value != id }
+                    identityOwners = identityOwners.filter { $0.value != id }
+                }
                 var account = user.account
                 account.passwordHash = hash
                 accounts.append(account)

@@ -83,6 +83,6 @@ extension PostgresStoreTransaction {
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
             lastSignInAt: date(try row["last_sign_in_at"].decode(Double?.self)), displayName: try row["display_name"].decode(String?.self),
             photoURL: try row["photo_url"].decode(String?.self),
-            customClaims: try row["custom_attributes"].decode(String?.self).flatMap(CustomClaims.init(stored:)))
+            customClaims: try row["custom_attributes"].decode(String?.self).map(CustomClaims.init(stored:)))
     }
 }

@@ -73,7 +73,7 @@ extension SQLiteStoreTransaction {
             id: row["id"], email: (row["email"] as String?).flatMap(EmailAddress.init), isEmailVerified: row["email_verified"],
             passwordHash: row["password_hash"], isDisabled: row["disabled"], validSince: Date(timeIntervalSince1970: row["valid_since"]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]), lastSignInAt: date(row["last_sign_in_at"]), displayName: row["display_name"],
-            photoURL: row["photo_url"], customClaims: (row["custom_attributes"] as String?).flatMap(CustomClaims.init(stored:)))
+            photoURL: row["photo_url"], customClaims: (row["custom_attributes"] as String?).map(CustomClaims.init(stored:)))
     }
 
     private static func arguments(_ account: Account) -> StatementArguments {
