@@ -37,9 +37,9 @@ UPDATE pending_requests SET used_at = extract(epoch from now())
 WHERE id = :p_id AND used_at IS NULL AND expires_at > extract(epoch from now()) AND mismatch_count < 5
 RETURNING 1 AS consumed \gset
 INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at, display_name,
-    photo_url)
+    photo_url, custom_attributes)
 VALUES ('A' || :a || 'ccount', :p_email, TRUE, NULL, FALSE, floor(extract(epoch from now())), extract(epoch from now()),
-    extract(epoch from now()), NULL, NULL);
+    extract(epoch from now()), NULL, NULL, NULL);
 INSERT INTO identities (provider_id, provider_uid, account_id, email, email_verified, display_name, photo_url, raw_profile, created_at)
 VALUES ('password', :p_email, 'A' || :a || 'ccount', :p_email, TRUE, NULL, NULL, NULL, extract(epoch from now()))
 ON CONFLICT (provider_id, provider_uid) DO UPDATE SET
