@@ -46,6 +46,9 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         print("imported \(report.imported), unchanged \(report.unchanged), refused \(report.refused.count)")
+        if firebase.lowercased().hasSuffix(".csv") {
+            print("note: a CSV export carries no second factors: users with SMS second factors came without them (the JSON export lists them)")
+        }
         if report.imported == 0, report.refused.isEmpty { print("nothing to change: every user is already here") }
         guard !report.refused.isEmpty else { return }
         print("refused (user number in the file, uid, reason):")

@@ -82,7 +82,9 @@ package struct ProviderSignIn: Sendable {
     ) async throws -> Verdict<Resolution> {
         let provider = SignInProvider(id: identity.providerID)
         let known = try await transaction.identity(providerID: identity.providerID, providerUserID: identity.subject)
-        let owner = allowsDuplicateEmails ? nil : try await identity.email.asyncFlatMap { try await transaction.lockedAccount(email: $0) }
+        // Read, not held: a transaction holds at most one account (the one it changes), so two sign-ins that touch the
+        // same two accounts cannot wait on each other. The owner is held below when it is the one changed.
+        let owner = allowsDuplicateEmails ? nil : try await identity.email.asyncFlatMap { try await transaction.account(email: $0) }
         func finish(_ attempt: SignInFinisher.Attempt, recycled: Bool = false) async throws -> Verdict<Resolution> {
             try await finisher.finish(attempt, at: now, in: transaction).map { .finished($0, emailRecycled: recycled) }
         }
@@ -111,7 +113,8 @@ package struct ProviderSignIn: Sendable {
             refreshed.createdAt = known.createdAt
             return try await finish(.init(account: account, stored: account, provider: provider, identity: refreshed, requester: requester))
         }
-        if let owner {
+        if let unheld = owner {
+            guard let owner = try await transaction.lockedAccount(id: unheld.id), owner.email == unheld.email else { return .refused(.userNotFound) }
             guard identity.isEmailVerified else {
                 let providers = try await transaction.identities(accountID: owner.id).map(\.providerID)
                 return .accepted(.needsConfirmation(accountID: owner.id, verifiedProviders: providers.filter { !["password", "phone"].contains($0) }))

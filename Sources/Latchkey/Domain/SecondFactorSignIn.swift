@@ -60,9 +60,12 @@ package struct SecondFactorSignIn: Sendable {
         let attempts = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
         let (secret, policy, finisher, notices, limiter, requester) = (secret, policy, finisher, notices, limiter, caller.requester)
         let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
-            // The attempt is claimed before the code is looked at: a challenge answers at most its number of codes.
-            guard let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
-                let account = try await transaction.lockedAccount(id: challenge.accountID)
+            // The account is held first, as every write that changes it holds it before its other rows (a revocation
+            // deletes its challenges), so the two cannot wait on each other. The attempt is claimed before the code is
+            // looked at: a challenge answers at most its number of codes.
+            guard let account = try await transaction.lockedAccount(id: challenge.accountID),
+                let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
+                challenge.accountID == account.id
             else { return .refused(.invalidMFAPendingCredential) }
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                 return .refused(.mfaEnrollmentNotFound)

@@ -6,15 +6,17 @@ import LatchkeyWire
 /// Facebook, Twitter and GitHub; creation time, last sign-in (milliseconds), phone number, disabled, custom claims;
 /// since firebase-tools 15.19, the same four for Apple, Microsoft, Game Center, Play Games, LinkedIn and Yahoo.
 ///
-/// Current versions quote as RFC 4180 does. Older ones quoted a display name with a comma without doubling its quotes
-/// (custom claims' they doubled): a file that does not read as RFC 4180 is read again that way.
+/// Versions since 15.19 write 53 columns and quote as RFC 4180 does. Older ones quoted a display name with a comma
+/// without doubling its quotes (custom claims' they doubled, and before 11.25.2 left unquoted): a file that does not
+/// read as 53-column RFC 4180 is read the older way.
 package enum FirebaseCSV {
     static let providerColumns = [
         ("google.com", 7), ("facebook.com", 11), ("twitter.com", 15), ("github.com", 19), ("apple.com", 28), ("microsoft.com", 32),
         ("gc.apple.com", 36), ("playgames.google.com", 40), ("linkedin.com", 44), ("yahoo.com", 48),
     ]
-    /// The columns of a line, with the trailing comma's empty field: older versions wrote 26 to 29, current ones 53.
-    static let columnCounts: Set<Int> = [26, 27, 28, 29, 52, 53]
+    /// The columns of a line, with the trailing comma's empty field: current versions write 53, older ones 26 to 29.
+    static let currentColumns = 53
+    static let olderColumns = 26...29
     /// The display names older versions quoted without doubling their quotes: the user's and the first four providers'.
     static let nameColumns: Set<Int> = [5, 9, 13, 17, 21]
     /// Custom claims, whose quotes every version doubles except after a backslash (JSON's escaped quotes).
@@ -22,11 +24,14 @@ package enum FirebaseCSV {
 
     static func users(in data: Data) throws(FirebaseExportFile.Unreadable) -> [FirebaseExportFile.User] {
         let text = String(decoding: data, as: UTF8.self)
-        var rows = try Self.rows(text)
-        if firstMisshapenLine(rows) != nil { rows = try Self.rows(text, undoubledNames: true) }
-        if let line = firstMisshapenLine(rows) {
-            throw FirebaseExportFile.Unreadable(
-                description: "line \(line + 1) has \(rows[line].count) columns; `firebase auth:export` writes 26 to 29, or 53")
+        // The quoting follows the layout: no version wrote one without the other.
+        var rows = (try? Self.rows(text)) ?? []
+        if rows.isEmpty || rows.contains(where: { $0 != [""] && $0.count != currentColumns }) {
+            rows = try Self.rows(text, undoubledNames: true)
+            if let line = rows.indices.first(where: { rows[$0] != [""] && !olderColumns.contains(rows[$0].count) }) {
+                throw FirebaseExportFile.Unreadable(
+                    description: "line \(line + 1) has \(rows[line].count) columns; `firebase auth:export` writes 53, or 26 to 29")
+            }
         }
         var users: [FirebaseExportFile.User] = []
         for (index, row) in rows.enumerated() where row != [""] {
@@ -36,10 +41,6 @@ package enum FirebaseCSV {
             users.append(user(row))
         }
         return users
-    }
-
-    private static func firstMisshapenLine(_ rows: [[String]]) -> Int? {
-        rows.indices.first { rows[$0] != [""] && !columnCounts.contains(rows[$0].count) }
     }
 
     private static func user(_ row: [String]) -> FirebaseExportFile.User {
@@ -65,8 +66,8 @@ package enum FirebaseCSV {
 
     /// Records as RFC 4180 reads them: fields split at commas outside quotes, records at line breaks outside quotes, two
     /// quotes inside a quoted field one quote; a lone quote that no comma or line end follows is kept, and so is one
-    /// after a backslash in the claims column. With `undoubledNames`, two quotes before a field's end in a name column
-    /// are the name's last quote and the field's.
+    /// after a backslash in the claims column. With `undoubledNames` (the older layout), two quotes before a field's
+    /// end in a name column are the name's last quote and the field's, and unquoted claims run to the line's last comma.
     package static func rows(_ text: String, undoubledNames: Bool = false) throws(FirebaseExportFile.Unreadable) -> [[String]] {
         let scalars = Array(text.unicodeScalars)
         func endsField(_ index: Int) -> Bool { index >= scalars.count || [",", "\n", "\r"].contains(scalars[index]) }
@@ -88,6 +89,15 @@ package enum FirebaseCSV {
                     let isNameEnd = undoubledNames && nameColumns.contains(row.count) && endsField(index + 1)
                     if scalars[index] == "\"", !isNameEnd { index += 1 }
                 }
+                continue
+            }
+            if undoubledNames, scalar == "{", field.isEmpty, row.count == claimsColumn {
+                // Claims written as they are: their commas are theirs, up to the line's trailing comma.
+                let lineEnd = scalars[index...].firstIndex { $0 == "\n" || $0 == "\r" } ?? scalars.endIndex
+                let end = scalars[index..<lineEnd].lastIndex(of: ",") ?? lineEnd
+                field.append(scalar)
+                field.append(contentsOf: scalars[index..<end])
+                index = end
                 continue
             }
             switch scalar {

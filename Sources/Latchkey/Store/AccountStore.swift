@@ -8,7 +8,7 @@ package protocol AccountStore {
     func accounts(ids: [String], emails: [EmailAddress]) async throws -> [Account]
     /// Up to `limit` accounts in id order (bytewise), after the id `after`: a page of the admin listing.
     func accounts(after: String?, limit: Int) async throws -> [Account]
-    /// The account, held until the transaction ends (PostgreSQL's `FOR UPDATE`; SQLite has one writer), so a change
+    /// The account, held until the transaction ends (PostgreSQL's `FOR NO KEY UPDATE`; SQLite has one writer), so a change
     /// decided on what it read cannot lose a concurrent one.
     func lockedAccount(id: String) async throws -> Account?
     /// The account with this address, held as `lockedAccount(id:)` holds it.

@@ -23,6 +23,19 @@ import Testing
         #expect(try FirebaseCSV.rows(#""a ""quoted"" word",x"#) == [[#"a "quoted" word"#, "x"]])
     }
 
+    /// Older firebase-tools: a name with a comma that ends with a quote, no claims on the line to close what a strict
+    /// reading would leave open, and claims before 11.25.2 written unquoted. Every user is read, none merged.
+    @Test func olderLinesAreNeverMerged() throws {
+        let first = ["u1", "a@x.com", "false", "", "", #""Doe, "JJ"""#] + Array(repeating: "", count: 17) + ["1500000000000", "", "", "false", "", ""]
+        let second = ["u2", "b@x.com", "false", "", "", #""Roe, Ann""#] + Array(repeating: "", count: 17)
+            + ["1500000000001", "", "", "false", #"{"role":"x","level":2}"#, ""]
+        let text = [first, second].map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
+        let users = try FirebaseExportFile.read(Data(text.utf8), named: "u.csv").users
+        #expect(users.map(\.localId) == ["u1", "u2"])
+        #expect(users.map(\.displayName) == [#"Doe, "JJ""#, "Roe, Ann"])
+        #expect(users[1].customAttributes == #"{"role":"x","level":2}"# && users[1].createdAt == "1500000000001")
+    }
+
     /// What current firebase-tools writes: 52 columns and the trailing comma, RFC 4180 quoting, six more providers.
     @Test func currentFirebaseQuotingIsRead() throws {
         var columns = Array(repeating: "", count: 53)

@@ -49,7 +49,7 @@ package struct PostgresStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        try await transaction(begin: "BEGIN", body)
+        try await transaction(begin: "BEGIN", holdsLocks: true, body)
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
@@ -57,23 +57,31 @@ package struct PostgresStore: Store {
     }
 
     private func transaction<T: Sendable>(
-        begin: PostgresQuery, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+        begin: PostgresQuery, holdsLocks: Bool = false, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
+        // A write waits for a row another holds no longer than the whole transaction may take: past that it gives up
+        // rather than commit after its caller was answered.
+        let lockTimeout = holdsLocks ? max(connectionWait - 1, 1) : nil
         var attempt = 1
         while true {
             do {
-                return try await withConnection { connection in try await run(body, begin: begin, on: connection) }
+                return try await withConnection { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
             } catch let error as PSQLError where error.isConflictWithAnotherTransaction && attempt < Self.attempts {
                 attempt += 1
+            } catch let error as PSQLError where error.sqlState == "55P03" {
+                throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
             }
         }
     }
 
-    /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns.
+    /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns; with
+    /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction.
     func run<T: Sendable>(
-        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, on connection: PostgresConnection
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, lockTimeout: Int? = nil,
+        on connection: PostgresConnection
     ) async throws -> T {
         try await connection.query(begin, logger: logger)
+        if let lockTimeout { try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(lockTimeout)s'"), logger: logger) }
         do {
             let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
             try await connection.query("COMMIT", logger: logger)

@@ -22,11 +22,11 @@ extension PostgresStoreTransaction {
     }
 
     func lockedAccount(id: String) async throws -> Account? {
-        try await row("SELECT * FROM accounts WHERE id = \(id) FOR UPDATE").map(Self.account(from:))
+        try await row("SELECT * FROM accounts WHERE id = \(id) FOR NO KEY UPDATE").map(Self.account(from:))
     }
 
     func lockedAccount(email: EmailAddress) async throws -> Account? {
-        try await row("SELECT * FROM accounts WHERE email = \(email.value) FOR UPDATE").map(Self.account(from:))
+        try await row("SELECT * FROM accounts WHERE email = \(email.value) FOR NO KEY UPDATE").map(Self.account(from:))
     }
 
     func insert(_ account: Account) async throws {
