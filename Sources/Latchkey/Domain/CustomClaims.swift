@@ -5,8 +5,6 @@
 package struct CustomClaims: Sendable, Equatable {
     /// The object as the admin gave it: stored, and answered as `customAttributes`.
     package let json: String
-    /// Its members, as ID tokens carry them.
-    let members: [String: JSONValue]
 
     package static let maximumBytes = 1000
     static let reserved: Set<String> = [
@@ -21,23 +19,19 @@ package struct CustomClaims: Sendable, Equatable {
             throw .invalidClaims
         }
         if let name = members.keys.sorted().first(where: reserved.contains) { throw .forbiddenClaim(name) }
-        return members.isEmpty ? nil : CustomClaims(json: json, members: members)
+        return members.isEmpty ? nil : CustomClaims(stored: json)
     }
 
-    /// Claims as stored, checked when they were set: kept as they are, so that no later save loses them, and carried
-    /// by tokens without any member a newer rule would refuse (a name reserved since).
+    /// Claims as stored, checked when they were set: kept as they are, so that no later save loses them.
     init(stored json: String) {
         self.json = json
-        guard case .object(let members)? = try? JSONParser.parse(Array(json.utf8)) else {
-            self.members = [:]
-            return
-        }
-        self.members = members.filter { !Self.reserved.contains($0.key) && $0.value.hasFiniteNumbers }
     }
 
-    private init(json: String, members: [String: JSONValue]) {
-        self.json = json
-        self.members = members
+    /// The members, as ID tokens carry them: read when a token is made rather than with every account, and without
+    /// any member a newer rule would refuse (a name reserved since it was set).
+    var members: [String: JSONValue] {
+        guard case .object(let members)? = try? JSONParser.parse(Array(json.utf8)) else { return [:] }
+        return members.filter { !Self.reserved.contains($0.key) && $0.value.hasFiniteNumbers }
     }
 }
 

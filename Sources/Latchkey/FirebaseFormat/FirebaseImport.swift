@@ -14,16 +14,11 @@ package struct FirebaseImport: Sendable {
     }
 
     /// What the import did.
-    package struct Report: Sendable, Equatable {
+    package struct Report: Sendable {
         package var imported = 0
         package var unchanged = 0
         /// Each refused user: its place in the file (from 1), its uid, and why.
         package var refused: [(line: Int, localID: String, reason: String)] = []
-
-        package static func == (left: Report, right: Report) -> Bool {
-            left.imported == right.imported && left.unchanged == right.unchanged
-                && left.refused.map { "\($0.line) \($0.localID) \($0.reason)" } == right.refused.map { "\($0.line) \($0.localID) \($0.reason)" }
-        }
     }
 
     /// Imports `file`'s users; `hashing` is required when any of them has a password hash. A bad hash configuration
@@ -38,15 +33,9 @@ package struct FirebaseImport: Sendable {
         }
         let checked = request.importedUsers(hashing: config, at: clock.now)
         var report = Report()
-        for start in stride(from: 0, to: checked.count, by: UploadAccountRequest.maximumUsers) {
-            let batch = checked[start..<min(start + UploadAccountRequest.maximumUsers, checked.count)]
-            var outcomes = try await importer.importUsers(batch.compactMap { try? $0.get() }, existing: .keepIfImported).makeIterator()
-            for (index, user) in zip(batch.indices, batch) {
-                let outcome: AccountImporter.Outcome =
-                    switch user {
-                    case .failure(let refusal): .refused(refusal)
-                    case .success: outcomes.next() ?? .refused(.invalid("not imported"))
-                    }
+        for batch in checked.chunked(by: UploadAccountRequest.maximumUsers) {
+            let outcomes = try await importer.importUsers(batch, existing: .keepIfImported)
+            for (index, outcome) in zip(batch.indices, outcomes) {
                 switch outcome {
                 case .imported: report.imported += 1
                 case .unchanged: report.unchanged += 1

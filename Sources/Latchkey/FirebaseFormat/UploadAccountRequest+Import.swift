@@ -131,11 +131,10 @@ extension UploadAccountRequest {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// Base64, standard or URL-safe, padded or not; nil for anything else. Absent is empty.
+    /// Base64, standard or URL-safe (the URL-safe reading takes both), padded or not; nil for anything else. Absent is
+    /// empty.
     static func bytes(_ text: String?) -> Data? {
         guard let text, !text.isEmpty else { return Data() }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard)
+        return Data(base64URLEncoded: text)
     }
 }

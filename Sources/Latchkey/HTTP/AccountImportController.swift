@@ -30,18 +30,11 @@ struct AccountImportController {
             try Self.refuseDuplicates(body)
             return body.importedUsers(hashing: try body.hashConfig(), at: now)
         }
-        let valid = checked.compactMap { try? $0.get() }
         let outcomes = try await importer.importUsers(
-            valid, existing: body.allowOverwrite == true ? .overwrite : .refuse, requester: context.requester(of: request))
-        var results = outcomes.makeIterator()
-        var errors: [UploadAccountResponse.UserError] = []
-        for (index, user) in checked.enumerated() {
-            let refusal: ImportRefusal? =
-                switch user {
-                case .failure(let refusal): refusal
-                case .success: if case .refused(let refusal)? = results.next() { refusal } else { nil }
-                }
-            if let refusal { errors.append(.init(index: index, message: refusal.description)) }
+            checked, existing: body.allowOverwrite == true ? .overwrite : .refuse, requester: context.requester(of: request))
+        let errors = outcomes.enumerated().compactMap { index, outcome -> UploadAccountResponse.UserError? in
+            guard case .refused(let refusal) = outcome else { return nil }
+            return .init(index: index, message: refusal.description)
         }
         context.logger.debug("Accounts imported", metadata: ["imported": "\(users.count - errors.count)", "refused": "\(errors.count)"])
         return UploadAccountResponse(error: errors.isEmpty ? nil : errors)

@@ -35,6 +35,20 @@ package struct AccountImporter: Sendable {
         case refused(ImportRefusal)
     }
 
+    /// Imports the users that passed their checks, and says what became of each of `checked`, in its order: a user
+    /// that failed them is refused for that.
+    package func importUsers(
+        _ checked: some Collection<Result<ImportedUser, ImportRefusal>>, existing: ExistingAccounts, requester: RequesterSummary = RequesterSummary()
+    ) async throws -> [Outcome] {
+        var outcomes = try await importUsers(checked.compactMap { try? $0.get() }, existing: existing, requester: requester).makeIterator()
+        return checked.map { user in
+            switch user {
+            case .failure(let refusal): .refused(refusal)
+            case .success: outcomes.next() ?? .refused(.invalid("not imported"))
+            }
+        }
+    }
+
     /// Imports `users` in one transaction and says, in their order, what became of each. A user whose id, address or
     /// provider's user id an earlier user of the same call took is refused like one an account took.
     package func importUsers(
