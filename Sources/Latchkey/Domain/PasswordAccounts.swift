@@ -55,22 +55,20 @@ package struct PasswordAccounts: Sendable {
 
     /// Signs in with a password. With enumeration protection every failure looks the same.
     ///
-    /// Every attempt counts against the per-IP limit on sign-ins; wrong passwords count per IP and per address too,
-    /// and once one of those windows is full every attempt is refused before the password is looked at (an admin
-    /// counts against none). An imported or outdated hash is replaced by a current one (`PasswordHasher.needsRehash`).
+    /// Every attempt counts against the per-IP limit on sign-ins, and against the per-IP and per-address limits on wrong
+    /// passwords before its password is checked, in the same conditional statements: concurrent guesses cannot outrun
+    /// them (once a window is full every attempt is refused unchecked). A right password gives its count on those back
+    /// (an admin counts against none). An imported or outdated hash is replaced by a current one (`PasswordHasher.needsRehash`).
     package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> SignInResult {
         let requester = caller.requester
-        try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: requester)
         let failureLimits = caller.limits([.init(.passwordPerIP, caller.ipAddress), .init(.passwordPerEmail, email.value)])
-        try await limiter.refuseIfFull(failureLimits, email: email, requester: requester)
+        try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]) + failureLimits, email: email, requester: requester)
         let account = try await store.read { try await $0.account(email: email) }
         guard let account, let passwordHash = account.passwordHash else {
             try await hasher.verifyDecoy(password)
-            try await limiter.countFailure(failureLimits)
             throw enumerationProtection ? SignInError.invalidLoginCredentials : account == nil ? .emailNotFound : .invalidPassword
         }
         guard try await hasher.verify(password, against: passwordHash) else {
-            try await limiter.countFailure(failureLimits)
             throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
         let upgradedHash = hasher.needsRehash(passwordHash, password: password) ? try await hasher.hash(password) : nil
@@ -80,6 +78,7 @@ package struct PasswordAccounts: Sendable {
             // The hash was checked outside the write; if an email-link sign-in stripped or replaced it meanwhile,
             // the password no longer opens this account.
             guard let current = try await transaction.lockedAccount(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
+            try await limiter.uncount(failureLimits, in: transaction)
             var attempt = SignInFinisher.Attempt(
                 account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
             if let upgradedHash { attempt.account.passwordHash = upgradedHash }

@@ -57,44 +57,12 @@ package struct RateLimiter: Sendable {
         }
     }
 
-    /// Throws `RateLimited` (auditing a window's first refusal) when any window of `checks` is full, counting nothing: for limits
-    /// on failures, which are counted with `countFailure` once an attempt has failed.
-    package func refuseIfFull(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary) async throws {
-        let now = clock.now
-        let counters = counters(for: checks)
-        guard !counters.isEmpty else { return }
-        let seconds = Int(now.timeIntervalSince1970)
-        let full = try await store.read { transaction -> Refusal? in
-            for counter in counters {
-                if let window = try await transaction.rateWindow(key: counter.key, at: seconds), window.count >= counter.limit {
-                    return Refusal(counter: counter, window: window)
-                }
-            }
-            return nil
-        }
-        guard let full else { return }
-        if full.window.count == full.counter.limit { try await recordRefusal(full.counter, at: now, email: email, requester: requester) }
-        throw full.rateLimited(at: now)
-    }
-
-    /// Takes back, inside the transaction of `write(counting:)`, the attempt it counted for `checks`: for limits on
-    /// failures that must be counted before the outcome is known (so concurrent attempts cannot outrun them), once the
+    /// Takes back, inside a later write, the attempt that `admit` or `write(counting:)` counted for `checks`: for limits on
+    /// failures, which must be counted before the outcome is known (so concurrent attempts cannot outrun them), once the
     /// attempt turned out well.
     package func uncount(_ checks: [Check], in transaction: any StoreTransaction) async throws {
         let now = Int(clock.now.timeIntervalSince1970)
         for counter in counters(for: checks) { try await transaction.uncountRateAttempt(key: counter.key, at: now) }
-    }
-
-    /// Counts one failed attempt in every window of `checks` that has room.
-    package func countFailure(_ checks: [Check]) async throws {
-        let now = Int(clock.now.timeIntervalSince1970)
-        let counters = counters(for: checks)
-        guard !counters.isEmpty else { return }
-        try await store.write { transaction in
-            for counter in counters {
-                _ = try await transaction.countRateAttempt(key: counter.key, at: now, windowSeconds: counter.seconds, limit: counter.limit)
-            }
-        }
     }
 
     /// The counters `checks` touch.

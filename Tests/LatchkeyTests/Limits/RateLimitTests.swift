@@ -182,6 +182,41 @@ import Testing
         }
     }
 
+    /// Guesses sent at once from several addresses cannot outrun the per-address limit: each is counted before its
+    /// password is checked, so no more than the limit are ever checked, and the right password is refused after them.
+    @Test(arguments: StoreKind.all) func concurrentWrongPasswordsAreCheckedNoMoreThanTheLimit(_ store: StoreKind) async throws {
+        let limits: [String: Any] = [
+            "rateLimits.passwordPerEmail": Self.windows((5, 900)), "emailEnumerationProtection": false,
+            "rateLimits.passwordPerIP": Self.windows((100, 300)), "rateLimits.completePerIP": Self.windows((100, 300)),
+            // A bcrypt slow enough that every guess is in flight before the first one's check ends.
+            "security.passwordHashCost": 10,
+        ]
+        try await withApp(limits, store: store) { client, _, _ in
+            #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"alice@example.com","password":"right-pw"}"#).status == .ok)
+            let answers = try await withThrowingTaskGroup(of: String?.self) { group in
+                for guess in 0..<24 {
+                    group.addTask { try await Self.signIn(client, "alice@example.com", "guess-\(guess)").errorMessage }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0 == "INVALID_PASSWORD" }.count == 5)
+            #expect(answers.filter { $0 == "TOO_MANY_ATTEMPTS_TRY_LATER" }.count == 19)
+            #expect(try await Self.signIn(client, "alice@example.com", "right-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        }
+    }
+
+    /// A right password gives its attempt back: an owner who signs in often never locks themselves out.
+    @Test func rightPasswordsDoNotFillThePerAddressWindow() async throws {
+        let limits: [String: Any] = ["rateLimits.passwordPerEmail": Self.windows((2, 900)), "emailEnumerationProtection": false]
+        try await withApp(limits) { client, _, _ in
+            let created = try await client.post("/v1/accounts:signUp", json: #"{"email":"alice@example.com","password":"right-pw"}"#)
+            #expect(created.status == .ok)
+            for _ in 0..<6 { #expect(try await Self.signIn(client, "alice@example.com", "right-pw").status == .ok) }
+            #expect(try await Self.signIn(client, "alice@example.com", "wrong-pw").errorMessage == "INVALID_PASSWORD")
+            #expect(try await Self.signIn(client, "alice@example.com", "right-pw").status == .ok)
+        }
+    }
+
     /// One host commonly holds a /64: rotating addresses inside it must not buy fresh counts.
     @Test func ipv6ClientsAreCountedByTheirNetwork() async throws {
         let settings: [String: Any] = ["rateLimits.sendPerIP": Self.windows((2, 300)), "server.trustedProxies": ["127.0.0.1"]]
