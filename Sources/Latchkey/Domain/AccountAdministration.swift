@@ -21,8 +21,8 @@ package struct AccountAdministration: Sendable {
         self.recentLogin = recentLogin
     }
 
-    /// Applies `changes`; a password change ends every other session and returns a fresh one to a user changing
-    /// their own password (an admin gets none: the new session would be the user's).
+    /// Applies `changes`; a password change ends every other session, spends the reset codes mailed before it, and
+    /// returns a fresh session to a user changing their own password (an admin gets none: it would be the user's).
     package func update(
         _ account: Account, with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger
     ) async throws -> (UserRecord, Session?) {
@@ -110,7 +110,11 @@ package struct AccountAdministration: Sendable {
                 SecurityNotice(.allFactorsRemoved, language: changes.language, at: now, requester: requester), to: current, at: now, in: transaction)
         }
         // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
-        if let newHash { current.passwordHash = newHash }
+        if let newHash {
+            current.passwordHash = newHash
+            // A reset mailed before the change must not undo it.
+            if let email = stored.email { try await transaction.spendOutstandingRequests(for: email, action: .resetPassword, at: now) }
+        }
         guard newHash != nil || changes.validSince != nil else { return current }
         // A future validSince would lock the account out for good; one in the past revokes nothing new.
         let requested = min(changes.validSince ?? now, now).wholeSeconds

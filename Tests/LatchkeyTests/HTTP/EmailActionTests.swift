@@ -83,6 +83,27 @@ import Testing
         }
     }
 
+    /// A reset code asked for before the password changed, by its owner or by an admin, no longer sets one: whoever
+    /// holds the old mail must not undo the change.
+    @Test(arguments: [false, true]) func aPasswordChangeSpendsOutstandingResetCodes(_ byAdmin: Bool) async throws {
+        try await withApp(Self.settings) { client, _, mailbox in
+            let session = try await Self.signUp(client, "ivy@example.com")
+            let (idToken, localID) = (try #require(session["idToken"] as? String), try #require(session["localId"] as? String))
+            #expect(try await Self.ask(client, #"{"requestType":"PASSWORD_RESET","email":"ivy@example.com"}"#).status == .ok)
+            let reset = try await mailbox.code(at: 0)
+            let change =
+                byAdmin
+                ? try await client.post(
+                    "/v1/accounts:update", json: #"{"localId":"\#(localID)","password":"second password"}"#,
+                    headers: [.authorization: "Bearer \(TestWorkspace.adminToken)"])
+                : try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(idToken)","password":"second password"}"#)
+            #expect(change.status == .ok, "\(change.text)")
+            #expect(Self.errorCode(try await Self.reset(client, reset, to: "third password")) == "INVALID_OOB_CODE")
+            let signIn = try await client.post("/v1/accounts:signInWithPassword", json: #"{"email":"ivy@example.com","password":"second password"}"#)
+            #expect(signIn.status == .ok)
+        }
+    }
+
     /// A code of an address the account left (it changed address since) no longer works for it.
     @Test func aCodeForAnAddressTheAccountLeftIsInvalid() async throws {
         try await withApp(Self.settings) { client, _, mailbox in
