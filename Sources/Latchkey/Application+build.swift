@@ -67,7 +67,7 @@ package func buildApplication(
         store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
     let passwords = PasswordAccounts(
         store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
-        metrics: metrics)
+        notices: notices, recentLogin: recentLogin, metrics: metrics)
     let providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
     let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
     let authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
@@ -92,7 +92,8 @@ package func buildApplication(
                 providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store, secret: secret,
                 clock: clock),
             signIn: ProviderSignIn(
-                store: store, limiter: limiter, clock: clock, finisher: finisher, allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
+                store: store, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
+                allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
             lookup: lookup),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),

@@ -3,12 +3,16 @@ public struct SignupNewUserRequest: Sendable, Codable, Equatable {
     /// Present (even null) makes this a password sign-up, which then needs both fields.
     public var email: String?
     public var password: String?
+    /// The signed-in user's ID token: the email and password are linked to that account instead of making one (the
+    /// SDKs' `linkWithCredential` with an email credential).
+    public var idToken: String?
     /// Sent by Firebase's SDKs; tokens are always returned.
     public var returnSecureToken: Bool?
 
-    public init(email: String? = nil, password: String? = nil, returnSecureToken: Bool? = true) {
+    public init(email: String? = nil, password: String? = nil, idToken: String? = nil, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password
+        self.idToken = idToken
         self.returnSecureToken = returnSecureToken
     }
 
@@ -16,6 +20,7 @@ public struct SignupNewUserRequest: Sendable, Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         email = try container.decodePresentString(forKey: .email)
         password = try container.decodePresentString(forKey: .password)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         returnSecureToken = container.decodeLenientBool(forKey: .returnSecureToken)
     }
 }

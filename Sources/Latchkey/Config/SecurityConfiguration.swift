@@ -8,7 +8,8 @@
 /// - `emailEnumerationProtection` (boolean, default `true`): password sign-in failures answer
 ///   `INVALID_LOGIN_CREDENTIALS` alike, and `createAuthUri` reveals nothing about the address.
 /// - `security.recentLoginSeconds` (integer, default `300`): how recent a sign-in must be (`auth_time`) to change
-///   the password or delete the account; older sessions get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`.
+///   the password or the address, delete the account, or add a password, provider or address to an account that is not
+///   anonymous; older sessions get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`.
 package struct SecurityConfiguration: Sendable {
     package var serverSecret: String?
     package var serverSecretFile: String

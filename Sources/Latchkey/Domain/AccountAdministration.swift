@@ -26,7 +26,6 @@ package struct AccountAdministration: Sendable {
     package func update(
         _ account: Account, with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger
     ) async throws -> (UserRecord, Session?) {
-        if changes.isSensitive, case .user(let claims) = actor { try requireRecentLogin(claims) }
         var passwordHash: String?
         if let password = changes.password { passwordHash = try await hasher.hash(password) }
         let now = clock.now
@@ -39,6 +38,9 @@ package struct AccountAdministration: Sendable {
                     // Checked again inside the write, so a revocation that raced this request still counts.
                     let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
                     guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                    if changes.isSensitive, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {
+                        return .refused(.credentialTooOld)
+                    }
                     stored = account
                 } else {
                     // Held until the write ends: an admin's change must not write back what a concurrent one changed.
@@ -62,7 +64,7 @@ package struct AccountAdministration: Sendable {
             throw conflict.refusal
         }
         let (user, finished) = try outcome.get()
-        if changes.removesSecondFactors { notices.nudge() }
+        if changes.removesSecondFactors || changes.password != nil { notices.nudge() }
         logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
         return (user, try finished.map(finisher.session(for:)))
     }
@@ -114,6 +116,9 @@ package struct AccountAdministration: Sendable {
             current.passwordHash = newHash
             // A reset mailed before the change must not undo it.
             if let email = stored.email { try await transaction.spendOutstandingRequests(for: email, action: .resetPassword, at: now) }
+            if stored.passwordHash == nil {
+                try await notices.queue(SecurityNotice(.passwordAdded, language: changes.language, at: now, requester: requester), to: stored, at: now, in: transaction)
+            }
         }
         guard newHash != nil || changes.validSince != nil else { return current }
         // A future validSince would lock the account out for good; one in the past revokes nothing new.

@@ -8,6 +8,14 @@ extension IDTokenClaims {
         now.timeIntervalSince1970 - TimeInterval(authTime) <= window
     }
 
+    /// Whether this token's session may add or change a way to sign in to `user` (a password, a provider, an address):
+    /// only a recent sign-in may, so that an older ID token, perhaps stolen, cannot give its holder a way in that outlives
+    /// it. Firebase asks no recent sign-in for linking; Latchkey does. An anonymous account, which has nothing to sign in
+    /// again with, always may: upgrading it must work at any age.
+    func mayChangeSignIn(of user: UserRecord, at now: Date, within window: TimeInterval) -> Bool {
+        user.isAnonymous || isRecentLogin(at: now, within: window)
+    }
+
     /// When the session behind this token signed in (`auth_time`).
     var authenticatedAt: Date { Date(timeIntervalSince1970: TimeInterval(authTime)) }
 

@@ -114,7 +114,8 @@ package struct LinkCompleter: Sendable {
             let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
             guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             if let existing, existing.id != account.id { return .refused(.emailExists) }
-            if let current = account.email, current != email, !claims.isRecentLogin(at: now, within: recentLogin) {
+            // An address for the account (a new one, or its first) is a way in: the token's sign-in must be recent.
+            if account.email != email, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {
                 return .refused(.credentialTooOld)
             }
             if account.email != email {

@@ -12,11 +12,13 @@ package struct PasswordAccounts: Sendable {
     let finisher: SignInFinisher
     let enumerationProtection: Bool
     let limiter: RateLimiter
+    let notices: SecurityNotices
+    let recentLogin: TimeInterval
     let metrics: ServiceMetrics
 
     package init(
         store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, enumerationProtection: Bool,
-        limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        limiter: RateLimiter, notices: SecurityNotices, recentLogin: TimeInterval, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
@@ -24,6 +26,8 @@ package struct PasswordAccounts: Sendable {
         self.finisher = finisher
         self.enumerationProtection = enumerationProtection
         self.limiter = limiter
+        self.notices = notices
+        self.recentLogin = recentLogin
         self.metrics = metrics
     }
 
@@ -50,6 +54,51 @@ package struct PasswordAccounts: Sendable {
         }
         metrics.countSignUp(email == nil ? "anonymous" : password == nil ? "admin" : "password")
         logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
+        return try finisher.session(for: finished)
+    }
+
+    /// Links `email` and `password` to the signed-in account of `claims`: Firebase's `signUp` with an `idToken`, which the
+    /// SDKs send for `linkWithCredential(EmailAuthProvider.credential(…))` (the upgrade of an anonymous user above all),
+    /// answered with a new session of the same account.
+    ///
+    /// An account with a password already is `PROVIDER_ALREADY_LINKED`; an address of another account `EMAIL_EXISTS`; a
+    /// proven address is left only for another proven one (`verifyNewEmailFirst`); an account that already signs in some
+    /// way needs a recent sign-in (`IDTokenClaims.mayChangeSignIn`), and its address is told of the new password.
+    package func link(
+        email: EmailAddress, password: String, to claims: IDTokenClaims, language: LanguageTag = .english, by caller: Caller = Caller(),
+        logger: Logger
+    ) async throws -> Session {
+        let passwordHash = try await hasher.hash(password)
+        let now = clock.now
+        let (recentLogin, notices, finisher, requester) = (recentLogin, notices, finisher, caller.requester)
+        let verdict: Verdict<SignInFinisher.Finished>
+        do {
+            verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
+                let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
+                guard case .accepted(let stored) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                guard stored.passwordHash == nil else { return .refused(.providerAlreadyLinked) }
+                guard claims.mayChangeSignIn(of: try await transaction.userRecord(stored), at: now, within: recentLogin) else {
+                    return .refused(.credentialTooOld)
+                }
+                if let owner = try await transaction.account(email: email), owner.id != stored.id { return .refused(.emailExists) }
+                var account = stored
+                if account.email != email {
+                    guard !account.isEmailVerified else { return .refused(.verifyNewEmailFirst) }
+                    (account.email, account.isEmailVerified) = (email, false)
+                }
+                account.passwordHash = passwordHash
+                var attempt = SignInFinisher.Attempt(
+                    account: account, stored: stored, provider: .password, requester: requester, auditDetail: "password linked")
+                attempt.secondFactor = claims.carriedSecondFactor
+                try await notices.queue(SecurityNotice(.passwordAdded, language: language, at: now, requester: requester), to: stored, at: now, in: transaction)
+                return try await finisher.finish(attempt, at: now, in: transaction)
+            }
+        } catch let conflict as AccountConflict {
+            throw conflict.refusal
+        }
+        let finished = try verdict.get()
+        notices.nudge()
+        logger.debug("Password linked", metadata: ["account": "\(finished.user.account.id)"])
         return try finisher.session(for: finished)
     }
 

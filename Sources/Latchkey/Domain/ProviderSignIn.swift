@@ -6,7 +6,8 @@ import Logging
 /// limit on sign-in completions (`admit`).
 ///
 /// - A linking request (a Firebase ID token) adds the identity to that account, unless the identity signs in somewhere
-///   already (`FEDERATED_USER_ID_ALREADY_LINKED`) or its address belongs to another account (`EMAIL_EXISTS`).
+///   already (`FEDERATED_USER_ID_ALREADY_LINKED`), its address belongs to another account (`EMAIL_EXISTS`) or the token's
+///   sign-in is not recent (`IDTokenClaims.mayChangeSignIn`); the account's address is told of the new way in.
 /// - A known identity signs in to its account.
 /// - A new identity whose address has an account signs in to that account only when the provider vouches for the
 ///   address; that proof takes over an account whose address was never verified (the takeover rule, in the finisher).
@@ -27,13 +28,20 @@ package struct ProviderSignIn: Sendable {
     let limiter: RateLimiter
     let clock: any WallClock
     let finisher: SignInFinisher
+    let notices: SecurityNotices
+    let recentLogin: TimeInterval
     let allowsDuplicateEmails: Bool
 
-    package init(store: any Store, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, allowsDuplicateEmails: Bool) {
+    package init(
+        store: any Store, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval,
+        allowsDuplicateEmails: Bool
+    ) {
         self.store = store
         self.limiter = limiter
         self.clock = clock
         self.finisher = finisher
+        self.notices = notices
+        self.recentLogin = recentLogin
         self.allowsDuplicateEmails = allowsDuplicateEmails
     }
 
@@ -47,12 +55,13 @@ package struct ProviderSignIn: Sendable {
     /// `autoCreate` false (re-authentication), an identity without an account is `USER_NOT_FOUND`. The caller has been
     /// admitted already.
     package func signIn(
-        _ identity: VerifiedIdentity, linking: IDTokenClaims? = nil, autoCreate: Bool = true, by caller: Caller = Caller(), logger: Logger
+        _ identity: VerifiedIdentity, linking: IDTokenClaims? = nil, autoCreate: Bool = true, language: LanguageTag = .english,
+        by caller: Caller = Caller(), logger: Logger
     ) async throws -> Outcome {
         let (now, requester) = (clock.now, caller.requester)
         let attempt = { @Sendable in
             try await store.write { transaction in
-                try await resolve(identity, linking: linking, autoCreate: autoCreate, requester: requester, now: now, in: transaction)
+                try await resolve(identity, linking: linking, autoCreate: autoCreate, language: language, requester: requester, now: now, in: transaction)
             }
         }
         let verdict: Verdict<Resolution>
@@ -62,6 +71,7 @@ package struct ProviderSignIn: Sendable {
             // A sign-in racing this one made the account or took the identity meanwhile: this one now finds it.
             verdict = try await attempt()
         }
+        if linking != nil, case .accepted = verdict { notices.nudge() }
         switch try verdict.get() {
         case .finished(let finished, let recycled):
             logger.debug("Provider sign-in", metadata: ["provider": "\(identity.providerID)", "account": "\(finished.user.account.id)"])
@@ -77,7 +87,7 @@ package struct ProviderSignIn: Sendable {
     }
 
     private func resolve(
-        _ identity: VerifiedIdentity, linking: IDTokenClaims?, autoCreate: Bool, requester: RequesterSummary, now: Date,
+        _ identity: VerifiedIdentity, linking: IDTokenClaims?, autoCreate: Bool, language: LanguageTag, requester: RequesterSummary, now: Date,
         in transaction: any StoreTransaction
     ) async throws -> Verdict<Resolution> {
         let provider = SignInProvider(id: identity.providerID)
@@ -94,7 +104,13 @@ package struct ProviderSignIn: Sendable {
             guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             guard known == nil else { return .refused(.federatedUserIDAlreadyLinked) }
             if let owner, owner.id != account.id { return .refused(.emailExists) }
+            guard linking.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) else {
+                return .refused(.credentialTooOld)
+            }
             let stored = account
+            try await notices.queue(
+                SecurityNotice(.providerLinked, providerName: provider.brandName, language: language, at: now, requester: requester), to: stored, at: now,
+                in: transaction)
             // Another identity of the same provider is replaced, its index entry with it.
             try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
             if !allowsDuplicateEmails, let email = identity.email {

@@ -56,4 +56,9 @@ package struct SignInProvider: Sendable, Hashable, CustomStringConvertible {
     package static let anonymous = SignInProvider(id: "anonymous")
 
     package var description: String { id }
+
+    /// The name people know the provider by, for mail: the brand of a built-in one, the id of any other.
+    package var brandName: String {
+        ["google.com": "Google", "apple.com": "Apple", "facebook.com": "Facebook", "yahoo.com": "Yahoo"][id] ?? id
+    }
 }

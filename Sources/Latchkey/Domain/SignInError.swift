@@ -55,6 +55,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case tokenExpired
     /// The provider's user id already signs in to an account.
     case federatedUserIDAlreadyLinked
+    /// The account has a password already: it is changed, not linked again.
+    case providerAlreadyLinked
     case missingRequestURI
     case invalidRequestURI
     /// The credential names no provider; the detail is the normalized request URI, as Firebase's emulator gives it.
@@ -127,6 +129,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidGrantType: "INVALID_GRANT_TYPE"
         case .tokenExpired: "TOKEN_EXPIRED"
         case .federatedUserIDAlreadyLinked: "FEDERATED_USER_ID_ALREADY_LINKED"
+        case .providerAlreadyLinked: "PROVIDER_ALREADY_LINKED"
         case .missingRequestURI: "MISSING_REQUEST_URI"
         case .invalidRequestURI: "INVALID_REQUEST_URI"
         case .invalidCredentialOrProviderID: "INVALID_CREDENTIAL_OR_PROVIDER_ID"

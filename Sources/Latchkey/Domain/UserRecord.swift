@@ -13,6 +13,11 @@ package struct UserRecord: Sendable, Equatable {
         self.secondFactors = secondFactors
     }
 
+    /// Whether nothing but its sessions signs in to the account: no address, no password, no provider.
+    package var isAnonymous: Bool {
+        account.email == nil && account.passwordHash == nil && identities.isEmpty
+    }
+
     /// Firebase's `allProviders`: each provider once, in the order they were linked.
     package var providerIDs: [String] {
         var seen = Set<String>()

@@ -18,16 +18,26 @@ struct AccountsController {
             .get("accounts:batchGet", use: listAccounts)
     }
 
-    /// Either field, even null, makes a password sign-up, which needs both; neither makes an anonymous account.
+    /// Either field, even null, makes a password sign-up, which needs both; neither makes an anonymous account. With an
+    /// `idToken` both are linked to that user's account (Firebase's `linkEmailPassword`).
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> SignupNewUserResponse {
         let body = try await RequestBody.decode(SignupNewUserRequest.self, from: request, context: context)
         var email: EmailAddress?
         var password: String?
-        if body.email != nil || body.password != nil {
+        let linking = body.idToken.flatMap { $0.isEmpty ? nil : $0 }
+        if body.email != nil || body.password != nil || linking != nil {
             email = try EmailAddress(requestField: body.email)
             password = try PasswordHasher.validate(body.password)
         }
-        let session = try await passwords.signUp(email: email, password: password, by: context.caller(of: request), logger: context.logger)
+        let session: Session
+        if let linking, let email, let password {
+            let claims = try await lookup.authenticate(idToken: linking).claims
+            session = try await passwords.link(
+                email: email, password: password, to: claims, language: context.language(of: request), by: context.caller(of: request),
+                logger: context.logger)
+        } else {
+            session = try await passwords.signUp(email: email, password: password, by: context.caller(of: request), logger: context.logger)
+        }
         return SignupNewUserResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: email?.value)

@@ -26,7 +26,8 @@ struct ProviderSignInController {
         if let token = body.idToken, !token.isEmpty { linking = try await lookup.authenticate(idToken: token).claims }
         var response = Self.response(asserted, returningRefreshToken: body.returnRefreshToken == true)
         do {
-            switch try await signIn.signIn(identity, linking: linking, autoCreate: body.autoCreate ?? true, by: caller, logger: context.logger) {
+            switch try await signIn.signIn(
+                identity, linking: linking, autoCreate: body.autoCreate ?? true, language: context.language(of: request), by: caller, logger: context.logger) {
             case .signedIn(let result, let recycled):
                 response.localId = result.account.id
                 response.answer(result)

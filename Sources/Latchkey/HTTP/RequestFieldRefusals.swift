@@ -67,6 +67,7 @@ extension SignupNewUserRequest: RefusedFields {
         switch field {
         case "email": .invalidEmail
         case "password": .missingPassword
+        case "idToken": .invalidIDToken
         default: nil
         }
     }

@@ -40,6 +40,7 @@ package struct EmailRenderer: Sendable {
         let email: String
         let change: SecurityNotice.Change
         let factorName: String?
+        let providerName: String?
         let changedAt: String
         let ipAddress: String?
         let device: DeviceName
@@ -48,6 +49,9 @@ package struct EmailRenderer: Sendable {
             switch name {
             case "appName": appName
             case "email": email
+            case "passwordAdded": change == .passwordAdded
+            case "providerLinked": change == .providerLinked
+            case "providerName": providerName.map { $0 as Any }
             case "factorAdded": change == .factorAdded
             case "factorRemoved": change == .factorRemoved
             case "allFactorsRemoved": change == .allFactorsRemoved
@@ -165,7 +169,8 @@ package struct EmailRenderer: Sendable {
     package func message(for notice: SecurityNotice, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let changedAt = Date(timeIntervalSince1970: notice.changedAt)
         let view = NoticeView(
-            appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, changedAt: Self.time(changedAt),
+            appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, providerName: notice.providerName,
+            changedAt: Self.time(changedAt),
             ipAddress: notice.ipAddress, device: DeviceName(userAgent: notice.userAgent))
         let folder = "email/\(noticeLanguages.folder(for: LanguageTag(notice.language) ?? .english))/"
         return try message(view, templates: folder + "security-notice", to: recipient, date: changedAt, messageToken: notice.messageToken)
@@ -213,7 +218,7 @@ package struct EmailRenderer: Sendable {
         for folder in noticeLanguages.all {
             for change in SecurityNotice.Change.allCases {
                 let notice = SecurityNotice(
-                    change, factorName: "Phone", language: LanguageTag(folder) ?? .english, at: Date(timeIntervalSince1970: 0), requester: requester)
+                    change, factorName: "Phone", providerName: "Google", language: LanguageTag(folder) ?? .english, at: Date(timeIntervalSince1970: 0), requester: requester)
                 try check(folder) { _ = try message(for: notice, to: recipient) }
             }
         }

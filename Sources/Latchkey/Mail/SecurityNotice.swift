@@ -12,11 +12,17 @@ package struct SecurityNotice: OutboxLetter, Equatable {
         case allFactorsRemoved
         /// A sign-in passed its first factor, then its challenge died of wrong codes: someone else may hold the password.
         case codesRefused
+        /// A password was linked to the account (`signUp` with an ID token).
+        case passwordAdded
+        /// An identity provider's account was linked to the account: it signs in there from now on.
+        case providerLinked
     }
 
     package var change: Change
     /// The name the user gave the factor, if any.
     package var factorName: String?
+    /// The linked provider, by its brand name (`providerLinked`).
+    package var providerName: String?
     package var language: String
     /// Unix seconds of the change.
     package var changedAt: Double
@@ -25,9 +31,12 @@ package struct SecurityNotice: OutboxLetter, Equatable {
     /// The random part of the `Message-ID`, fixed when queued, as for `SignInLetter`.
     package var messageToken: String
 
-    package init(_ change: Change, factorName: String? = nil, language: LanguageTag, at changedAt: Date, requester: RequesterSummary) {
+    package init(
+        _ change: Change, factorName: String? = nil, providerName: String? = nil, language: LanguageTag, at changedAt: Date, requester: RequesterSummary
+    ) {
         self.change = change
         self.factorName = factorName
+        self.providerName = providerName
         self.language = language.value
         self.changedAt = changedAt.timeIntervalSince1970
         self.ipAddress = requester.ipAddress

@@ -50,6 +50,9 @@ import Testing
             let changed = try await client.post("/v1/accounts:update", json: #"{"idToken":"\#(firstToken)","password":"a-password"}"#)
             // A password change ends every session, the one that made it too; it answers with a new one.
             let idToken = try #require(try changed.json["idToken"] as? String)
+            // A first password is a new way in: the address is told.
+            _ = try await mailbox.waitForMessages(2)
+            #expect(mailbox.readableMessages().last?.contains("A password was added to the") == true)
             #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(firstToken)"}"#).errorMessage == "TOKEN_EXPIRED")
             let uri = #"{"identifier":"alice@example.com","continueUri":"https://app.example.com"}"#
             #expect(try await client.post("/v1/accounts:createAuthUri", json: uri).json["signinMethods"] as? [String] == ["password", "emailLink"])
@@ -57,7 +60,7 @@ import Testing
             #expect(unlink.status == .ok)
             #expect(try await client.post("/v1/accounts:createAuthUri", json: uri).json["signinMethods"] as? [String] == ["emailLink"])
             try await client.sendLink()
-            #expect(try await client.complete(code: try await mailbox.code(at: 1)).status == .ok)
+            #expect(try await client.complete(code: try await mailbox.code(at: 2)).status == .ok)
         }
     }
 

@@ -69,6 +69,11 @@ struct Mailbox {
         return files.compactMap { try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
     }
 
+    /// The messages with header folding and quoted-printable soft breaks undone, so a sentence reads as one line.
+    func readableMessages() -> [String] {
+        messages().map { $0.replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(of: "=\r\n", with: "") }
+    }
+
     /// Waits (bounded) until `count` messages exist.
     func waitForMessages(_ count: Int) async throws -> [String] {
         for _ in 0..<200 {
