@@ -88,8 +88,10 @@ package struct ActionCodes: Sendable {
 
     /// Applies a verification, an address change or its undo. A change ends every session and mails the old address an
     /// undo (`ActionCodeIssuer.addressChanging`). An undo puts the old address back, verified, and takes the account from
-    /// whoever changed it: its password, other providers, authenticators and sessions go (the page offers a password
-    /// reset), with every code but the undos issued before this one, so the first undo of a run of changes wins. Either
+    /// whoever changed it: its password, other providers, the authenticators enrolled since the change and every session
+    /// go (the page offers a password reset), with every code but the undos issued before this one, so the first undo of a
+    /// run of changes wins; the authenticators from before the change stay, so the old mailbox alone never gets around
+    /// them. Either
     /// refuses with `EMAIL_EXISTS`, leaving the code unspent, when another account holds the address.
     package func apply(_ code: String, by caller: Caller, logger: Logger) async throws -> Applied {
         let applied = try await redeem(code, as: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail], counted: false, by: caller, logger: logger) {
@@ -108,7 +110,8 @@ package struct ActionCodes: Sendable {
                 _ = try await issuer.addressChanging(
                     account, to: newEmail, continueURL: pending.continueURL, language: pending.language, requester: requester, at: now, in: transaction)
             case .recoverEmail:
-                try await transaction.stripForeignAccess(of: &changed, because: "address change undone", requester: requester, at: now)
+                try await transaction.stripForeignAccess(
+                    of: &changed, because: "address change undone", requester: requester, at: now, keepingFactorsEnrolledBefore: pending.createdAt)
                 changed.email = pending.email
                 try await transaction.saveAccount(changed, stored: account, at: now)
                 try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: pending.id, at: now)

@@ -41,7 +41,12 @@ extension StoreTransaction {
     /// anonymous account, another provider's identity, an authenticator) loses it and every session now: the rule for an
     /// email link or a password reset that proves an address the account never had verified, and for the undo of an
     /// address change. The caller spends the account's codes as its case needs.
-    func stripForeignAccess(of account: inout Account, because reason: String, requester: RequesterSummary, at now: Date) async throws {
+    ///
+    /// An undo keeps the authenticators enrolled before the change (`keepingFactorsEnrolledBefore`): the owner's own, which
+    /// the old mailbox alone must not get around. Only those added since, by whoever changed the address, go.
+    func stripForeignAccess(
+        of account: inout Account, because reason: String, requester: RequesterSummary, at now: Date, keepingFactorsEnrolledBefore cutoff: Date? = nil
+    ) async throws {
         account.passwordHash = nil
         account.validSince = now.wholeSeconds
         try await revokeSessions(accountID: account.id, at: now)
@@ -49,10 +54,20 @@ extension StoreTransaction {
             try await deleteIdentities(accountID: account.id, providerID: identity.providerID)
         }
         var kinds = [AuditEvent.Kind.passwordStripped, .sessionsRevoked]
-        if try await deleteSecondFactors(accountID: account.id) > 0 { kinds.append(.secondFactorRemoved) }
+        if try await deleteSecondFactors(of: account.id, enrolledSince: cutoff) > 0 { kinds.append(.secondFactorRemoved) }
         for kind in kinds {
             try await record(
                 AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: reason))
         }
+    }
+
+    /// Deletes the account's authenticators enrolled at or after `cutoff` (every one without it), returning how many.
+    private func deleteSecondFactors(of accountID: String, enrolledSince cutoff: Date?) async throws -> Int {
+        guard let cutoff else { return try await deleteSecondFactors(accountID: accountID) }
+        var deleted = 0
+        for factor in try await secondFactors(accountID: accountID) where factor.enrolledAt >= cutoff {
+            if try await deleteSecondFactor(id: factor.id, accountID: accountID) { deleted += 1 }
+        }
+        return deleted
     }
 }
