@@ -4,7 +4,7 @@ A user asks for a link on `/demo/`, reads it in the development mailbox, and ope
 (signed in without retyping the address), in a fresh profile (asked for the address; a wrong one is refused),
 and after a mail scanner has fetched it (GET, HEAD, and a headless browser that runs the page's scripts). And the
 demo's provider buttons, through the hosted `/__/auth/handler` page and the login forms of two real OpenID Connect
-providers on loopback. And a second factor: turning on an authenticator, and the code prompt at the next sign-in.
+providers on loopback, and a provider hand-off started in another profile, which the demo refuses. And a second factor: turning on an authenticator, and the code prompt at the next sign-in.
 And the code the email shows beside its link (`emailLink.typedCode`), typed where the link was asked for or in a fresh
 profile with the address.
 
@@ -15,7 +15,7 @@ from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and n
 import json
 import re
 import time
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 import pyotp
 import pytest
@@ -248,6 +248,56 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
     finally:
         mock.stop()
         django.stop()
+
+
+def test_a_provider_hand_off_started_in_another_browser_signs_nobody_in(start_latchkey, open_browser, screenshot, tmp_path):
+    """An attacker starts a sign-in at the hosted page in their own browser, signs in at the provider as themselves,
+    and sends the victim the demo's URL with the hand-off (`#link=…&sessionId=…`). The victim's demo, which never
+    started it (or started one of its own), refuses it and signs no one in; the hand-off is not even spent there, since
+    the attacker, who kept the eventId, still finishes it."""
+    mock = OIDCProvider(tmp_path / "mock.log").start()
+    try:
+        secret = tmp_path / "mock-secret"
+        secret.write_text("mock-secret")
+        server = start_latchkey(**DEMO, identityProviders=[
+            mock.settings(displayName="Mock SSO", responseType={"code": True}, clientSecret={"file": str(secret)})])
+        requests.put(f"{mock.issuer}/users/mallory-1", timeout=HTTP_TIMEOUT,
+                     json={"email": "mallory@example.com", "email_verified": True}).raise_for_status()
+
+        # The attacker's browser, sent back to a page of the server's that is not the demo, so nothing finishes it.
+        attacker = open_browser("attacker")
+        query = urlencode({"apiKey": API_KEY, "providerId": "oidc.mock", "redirectUrl": server.url + "/held/",
+                           "eventId": "mallorys-own-event-id"})
+        attacker.get(f"{server.url}/__/auth/handler?{query}")
+        WebDriverWait(attacker, WAIT).until(visible.visibility_of_element_located((By.NAME, "sub"))).send_keys("mallory-1")
+        attacker.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        WebDriverWait(attacker, WAIT).until(lambda driver: "#link=" in driver.current_url)
+        hand_off = attacker.current_url.split("#", 1)[1]
+        assert "mallorys-own-event-id" not in hand_off
+        bait = f"{server.url}/demo/#{hand_off}"
+
+        # The victim opens it: the demo refuses it, in a fresh tab and in one that started a sign-in of its own.
+        victim = open_browser("victim")
+        victim.get(bait)
+        assert "not started in this browser" in wait_for(victim, "error").text
+        assert wait_for(victim, "send-form") and not victim.find_element(By.ID, "signed-in").is_displayed()
+        assert victim.execute_script("return localStorage.getItem('latchkeyDemoSession')") is None
+        assert "link=" not in victim.current_url
+        screenshot(victim, "hand-off-refused")
+        wait_for(victim, "providers").find_element(By.CSS_SELECTOR, "button[data-provider='oidc.mock']").click()
+        WebDriverWait(victim, WAIT).until(visible.visibility_of_element_located((By.NAME, "sub")))
+        victim.get(bait)
+        assert "not started in this browser" in wait_for(victim, "error").text
+        assert victim.execute_script("return localStorage.getItem('latchkeyDemoSession')") is None
+        screenshot(victim, "hand-off-refused-with-a-sign-in-of-its-own")
+
+        # Nobody was signed in with it; the attacker, who kept the eventId, still can.
+        link = parse_qs(hand_off)["link"][0]
+        finished = requests.post(f"{server.url}/v1/accounts:signInWithIdp", params={"key": API_KEY}, timeout=HTTP_TIMEOUT,
+                                 json={"requestUri": link, "sessionId": "mallorys-own-event-id", "returnSecureToken": True})
+        assert finished.status_code == 200 and finished.json()["federatedId"] == "mallory-1", finished.text
+    finally:
+        mock.stop()
 
 
 def test_turn_on_an_authenticator_then_sign_in_with_its_code(start_latchkey, open_browser, screenshot):

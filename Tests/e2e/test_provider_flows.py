@@ -19,6 +19,7 @@ from oidc import OIDCProvider
 
 CALLBACK = "http://localhost/callback"  # the app's page the provider sends the browser back to (an authorized domain)
 APP_PAGE = "http://localhost/app"  # the web page the hosted handler hands the answer to
+EVENT_ID = "kept-by-the-app-page"  # the value that page keeps when it starts a sign-in, and finishes it with
 ADMIN_TOKEN = "owner"  # what the Admin SDK sends to an emulator
 
 
@@ -223,7 +224,8 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
     browser = django.log_in(requests.Session())
 
     def start():
-        opened = browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": APP_PAGE},
+        opened = browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": APP_PAGE,
+                                              "eventId": EVENT_ID},
                              allow_redirects=False, timeout=HTTP_TIMEOUT)
         assert opened.status_code == 302, opened.text
         return opened.headers["Location"]
@@ -255,7 +257,7 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
     handed = relay(fragment)
     assert handed["providerId"] == "oidc.django" and handed["link"].startswith(handler + "#")
     assert query_of(handed["link"], "fragment") == fragment
-    answer = finish(server, handed["link"], handed["sessionId"])
+    answer = finish(server, handed["link"], EVENT_ID)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["isNewUser"] is True and body["federatedId"] == "1" and body["email"] == "alice@example.com"
@@ -268,7 +270,7 @@ def test_the_implicit_flow_through_the_hosted_handler(start_latchkey, start_djan
         """A fresh sign-in's state posted to the page with the ID token `id_token_for(its nonce)`, then finished."""
         authorization = query_of(start())
         handed = relay({"state": authorization["state"], "id_token": id_token_for(authorization["nonce"])})
-        return finish(server, handed["link"], handed["sessionId"])
+        return finish(server, handed["link"], EVENT_ID)
 
     # Genuine ID tokens of django's slipped in with a fresh sign-in's state: one minted for another nonce, and the
     # first sign-in's; minted for the sign-in's own nonce, one is as good as django's own answer.
@@ -289,7 +291,8 @@ def test_the_code_flow_through_the_hosted_handler_and_a_user_who_says_no(start_l
     browser = django.log_in(requests.Session())
 
     def start(redirect_url=APP_PAGE):
-        return browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": redirect_url},
+        return browser.get(handler, params={"apiKey": API_KEY, "providerId": "oidc.django", "redirectUrl": redirect_url,
+                                            "eventId": EVENT_ID},
                            allow_redirects=False, timeout=HTTP_TIMEOUT)
 
     opened = start()
@@ -302,7 +305,7 @@ def test_the_code_flow_through_the_hosted_handler_and_a_user_who_says_no(start_l
     assert handed_over.status_code == 302, handed_over.text
     handed = query_of(handed_over.headers["Location"], "fragment")
     assert handed_over.headers["Location"].startswith(APP_PAGE + "#") and handed["link"] == back
-    answer = finish(server, handed["link"], handed["sessionId"])
+    answer = finish(server, handed["link"], EVENT_ID)
     assert answer.status_code == 200, answer.text
     assert answer.json()["providerId"] == "oidc.django" and answer.json()["oauthAccessToken"]
     assert browser.get(back, allow_redirects=False, timeout=HTTP_TIMEOUT).status_code == 410
@@ -312,7 +315,7 @@ def test_the_code_flow_through_the_hosted_handler_and_a_user_who_says_no(start_l
     denied = browser.get(handler, params={"state": state, "error": "access_denied"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert denied.status_code == 302, denied.text
     handed = query_of(denied.headers["Location"], "fragment")
-    cancelled = finish(server, handed["link"], handed["sessionId"])
+    cancelled = finish(server, handed["link"], EVENT_ID)
     assert cancelled.status_code == 400 and error_message(cancelled) == "USER_CANCELLED"
 
     # Nothing is started for a page off the authorized domains, nor handed over for a state nobody started.

@@ -8,9 +8,12 @@
 //    accounts:signInWithEmailLink takes it as oobCode, with the address, and the link and the code spend each other.
 // 3. Show the ID token's claims, and sign out.
 //
-// And sign-in with the identity providers Latchkey is configured with: a button sends the browser to the hosted page
-// /__/auth/handler, which signs in at the provider and comes back here with `#link=…&sessionId=…`; the page finishes
-// with accounts:signInWithIdp. Signed in, the same buttons link another provider to the account.
+// And sign-in with the identity providers Latchkey is configured with: a button makes a random `eventId`, keeps it in
+// this tab's sessionStorage and sends the browser to the hosted page /__/auth/handler with it, which signs in at the
+// provider and comes back here with `#link=…&sessionId=…` (the sessionId being the eventId's SHA-256); the page
+// finishes with accounts:signInWithIdp and the kept eventId as sessionId. A hand-off this tab did not start (an
+// attacker's, sent in a link) finds no kept eventId, and is refused. Signed in, the same buttons link another
+// provider to the account.
 //
 // And a second factor (TOTP, Identity Toolkit v2): signed in, "Turn on an authenticator" calls
 // mfaEnrollment:start, shows the key and the otpauth:// URI the Firebase SDKs build from it, and mfaEnrollment:finalize
@@ -20,7 +23,7 @@
 
 const EMAIL_KEY = "emailForSignIn";
 const SESSION_KEY = "latchkeyDemoSession";
-const LINKING_KEY = "latchkeyDemoLinking";
+const PROVIDER_KEY = "latchkeyDemoProviderSignIn"; // the provider sign-in this tab started: its eventId, and whether it links
 
 const $ = (id) => document.getElementById(id);
 const sections = ["send", "sent", "confirm", "second-factor", "working", "signed-in"];
@@ -273,9 +276,10 @@ function addProviderButtons(container, linking) {
     button.dataset.provider = provider.providerId;
     button.textContent = `${linking ? "Link" : "Sign in with"} ${provider.displayName}`;
     button.addEventListener("click", () => {
-      sessionStorage.setItem(LINKING_KEY, linking ? "1" : "");
+      const eventId = hex(crypto.getRandomValues(new Uint8Array(32)));
+      sessionStorage.setItem(PROVIDER_KEY, JSON.stringify({ eventId, linking }));
       const query = new URLSearchParams({
-        apiKey, providerId: provider.providerId, redirectUrl: `${location.origin}/demo/`, authType: "signInViaRedirect",
+        apiKey, providerId: provider.providerId, redirectUrl: `${location.origin}/demo/`, authType: "signInViaRedirect", eventId,
       });
       location.assign(`/__/auth/handler?${query}`);
     });
@@ -284,15 +288,27 @@ function addProviderButtons(container, linking) {
   container.hidden = providers.length === 0;
 }
 
-/** Back from /__/auth/handler: `#link=…&sessionId=…` holds the provider's answer for accounts:signInWithIdp. */
+/** Lower-case hex of `bytes`. */
+const hex = (bytes) => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** Back from /__/auth/handler: `#link=…&sessionId=…` holds the provider's answer for accounts:signInWithIdp, for the
+ * sign-in this tab started only: its sessionId is the SHA-256 of the eventId kept then, and the eventId finishes it. */
 async function finishProviderSignIn(answer) {
   show("working");
   showError("");
   history.replaceState(null, "", location.pathname);
-  const linking = sessionStorage.getItem(LINKING_KEY) === "1";
-  sessionStorage.removeItem(LINKING_KEY);
+  const started = JSON.parse(sessionStorage.getItem(PROVIDER_KEY) || "null");
+  sessionStorage.removeItem(PROVIDER_KEY);
   const stored = JSON.parse(localStorage.getItem(SESSION_KEY) || "null");
-  const body = { requestUri: answer.get("link"), sessionId: answer.get("sessionId"), returnSecureToken: true };
+  // crypto.subtle exists on https and loopback pages; elsewhere the server's check alone refuses another's hand-off.
+  const ours = started && (!crypto.subtle
+    || hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(started.eventId))) === answer.get("sessionId"));
+  if (!ours) {
+    showError("This sign-in was not started in this browser tab, so it was refused. Sign in here instead.");
+    return stored ? showSignedIn(stored) : show("send");
+  }
+  const { linking } = started;
+  const body = { requestUri: answer.get("link"), sessionId: started.eventId, returnSecureToken: true };
   if (linking && stored) body.idToken = stored.idToken;
   try {
     const result = await call("signInWithIdp", body);

@@ -4,7 +4,8 @@ import Foundation
 /// expects (spec §3.4). The answer travels as `link`: the handler's own URL with the provider's parameters, which the
 /// app gives `signInWithIdp` as `requestUri`.
 package enum ProviderHandoff: Codable, Sendable, Equatable {
-    /// A web page on an authorized domain: `redirectUrl#link=…&sessionId=…&providerId=…`.
+    /// A web page on an authorized domain: `redirectUrl#link=…&sessionId=…&providerId=…`. The `sessionId` is the hex
+    /// SHA-256 of the `eventId` the page kept: the page checks it against that value, and finishes with the value itself.
     case web(redirectURL: String)
     /// An iOS app: `<scheme>://firebaseauth/link?deep_link_id=…`, the scheme being the reversed client id or
     /// `app-<Google app id>`, as the iOS SDK registers it.

@@ -8,7 +8,8 @@ import Foundation
 /// the server secret (`ProviderSession.Secrets`), so nothing in the database lets anyone finish someone's sign-in.
 package struct ProviderSession: Sendable, Equatable {
     package var stateHash: Data
-    /// The `sessionId` the caller gave (the iOS SDK's hex SHA-256 of the id it later sends) or Latchkey made.
+    /// The `sessionId` the caller gave (the iOS SDK's hex SHA-256 of the id it later sends), the hex SHA-256 of a web
+    /// page's `eventId` (hosted page), or one Latchkey made.
     package var sessionID: String
     package var providerID: String
     /// `continueUri`: where the provider sends the browser back, which the code exchange must name again.
@@ -35,10 +36,14 @@ package struct ProviderSession: Sendable, Equatable {
     }
 
     /// Whether `sessionID`, as `signInWithIdp` received it, is this session's: the same string, or the one whose hex
-    /// SHA-256 was given at the start (the iOS SDK hands the hosted page the hash and the server the raw id).
+    /// SHA-256 was given at the start (the iOS SDK hands the hosted page the hash and the server the raw id). A web
+    /// page's hand-off carries the hash itself, so there only the page's kept `eventId` will do: a hand-off taken to
+    /// another browser finishes nothing there.
     package func isSession(_ sessionID: String?) -> Bool {
         guard let sessionID, !sessionID.isEmpty else { return false }
-        return sessionID == self.sessionID || SHA256.hex(sessionID) == self.sessionID.lowercased()
+        let committed = SHA256.hex(sessionID) == self.sessionID.lowercased()
+        if case .web = ProviderHandoff(json: handoff) { return committed }
+        return sessionID == self.sessionID || committed
     }
 
     /// The unguessable values of one sign-in: the `state` that names it, and the nonce and PKCE verifier derived from it.

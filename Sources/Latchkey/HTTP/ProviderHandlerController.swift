@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -14,7 +15,9 @@ import Hummingbird
 ///
 /// Its pages run no inline script, load nothing from elsewhere and send no referrer; the one script relays a fragment.
 /// A sign-in it started is handed over only in the browser that started it (a `SameSite=Lax` cookie derived from the
-/// state): someone else's provider answer, opened or posted in a victim's browser, signs the victim in nowhere.
+/// state): someone else's provider answer, opened or posted in a victim's browser, signs the victim in nowhere. And a
+/// web page's hand-off finishes only with the `eventId` the page kept when it started (only its hash is handed over):
+/// an attacker's hand-off, sent to a victim's page, finds no matching value there.
 struct ProviderHandlerController {
     let authorization: ProviderAuthorization
     let store: any Store
@@ -70,7 +73,9 @@ struct ProviderHandlerController {
             let handoff = handoff(query)
         else { return page(.damaged, status: .badRequest, language: language) }
         try quota.admit(key)
-        var start = ProviderAuthorization.Start(providerID: providerID, redirectURI: ownURL(request), sessionID: query.get("sessionId"))
+        // A web page's sign-in is named by the eventId it keeps: its session id is that value's hash (`ProviderSession`).
+        let sessionID = if case .web = handoff { Self.eventID(query).map(SHA256.hex) } else { query.get("sessionId") }
+        var start = ProviderAuthorization.Start(providerID: providerID, redirectURI: ownURL(request), sessionID: sessionID)
         start.scopes = ProviderAuthorization.scopes(query.get("scopes"))
         start.customParameters = query.get("customParameters").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
         start.handoff = handoff.json
@@ -90,25 +95,31 @@ struct ProviderHandlerController {
         }
     }
 
-    /// Where the answer goes: an app this server lists, or a page on an authorized domain.
+    /// Where the answer goes: an app this server lists, or a page on an authorized domain. Each names its sign-in with
+    /// an `eventId` it keeps: without one it could not tell its own hand-off from one an attacker sends it.
     private func handoff(_ query: Parameters) -> ProviderHandoff? {
-        let eventID = query.get("eventId").flatMap { (1...128).contains($0.utf8.count) && !$0.containsControlCharacters ? $0 : nil }
+        guard let eventID = Self.eventID(query) else { return nil }
         if let bundleID = query.get("ibi") {
             // The scheme comes from the listed app's own ids, never from the request alone: another app could claim it.
-            guard let app = apps.iOSApp(bundleID: bundleID), let eventID else { return nil }
+            guard let app = apps.iOSApp(bundleID: bundleID) else { return nil }
             let clientID = query.get("clientId").flatMap { $0 == app.clientID ? $0 : nil }
             let appID = query.get("appId").flatMap { $0 == app.googleAppID ? $0 : nil }
             guard clientID != nil || appID != nil, let scheme = ProviderHandoff.iOSScheme(clientID: clientID, appID: appID) else { return nil }
             return .iOS(scheme: scheme, eventID: eventID)
         }
         if let package = query.get("apn") {
-            guard let app = apps.androidApp(packageName: package), let eventID else { return nil }
+            guard let app = apps.androidApp(packageName: package) else { return nil }
             return .android(packageName: app.packageName, eventID: eventID)
         }
         guard let redirectURL = query.get("redirectUrl"), let host = ActionCodeSettings.host(ofContinueURL: redirectURL),
             authorizedDomains.contains(host)
         else { return nil }
         return .web(redirectURL: redirectURL)
+    }
+
+    /// The caller's `eventId`, when it is a plausible one.
+    private static func eventID(_ query: Parameters) -> String? {
+        query.get("eventId").flatMap { (1...128).contains($0.utf8.count) && !$0.containsControlCharacters ? $0 : nil }
     }
 
     /// Hands the provider's answer to where the sign-in `state` names wants it, leaving the sign-in for `signInWithIdp`.

@@ -61,19 +61,27 @@ import Testing
         return (back, String(setCookie.prefix { $0 != ";" }))
     }
 
+    /// The fields of a web page's hand-off, `redirectUrl#link=…&sessionId=…&providerId=…`.
+    static func handoff(_ destination: String) throws -> [String: String] {
+        var fragment = URLComponents()
+        fragment.percentEncodedQuery = try #require(URLComponents(string: destination)?.percentEncodedFragment)
+        return Dictionary(uniqueKeysWithValues: (fragment.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+    }
+
     @Test func aWebPageGetsTheLinkAndSignsInWithIt() async throws {
         try await withHandler { client, provider in
+            let eventID = "pAge-kept-7f3a"
             let destination = try await signInAtProvider(
-                client, provider, query: "authType=signInViaRedirect&redirectUrl=\("https://app.example.com/done#old".formEncoded)",
+                client, provider,
+                query: "authType=signInViaRedirect&redirectUrl=\("https://app.example.com/done#old".formEncoded)&eventId=\(eventID)",
                 subject: "wendy-1")
             #expect(destination.hasPrefix("https://app.example.com/done#link="))
-            var fragment = URLComponents()
-            fragment.percentEncodedQuery = try #require(URLComponents(string: destination)?.percentEncodedFragment)
-            let items = Dictionary(uniqueKeysWithValues: (fragment.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let items = try Self.handoff(destination)
             let link = try #require(items["link"])
             #expect(link.hasPrefix(Self.handler + "?") && link.contains("code=") && items["providerId"] == "oidc.mock")
-            let answer = try await client.post(
-                "/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(link)","sessionId":"\#(try #require(items["sessionId"]))"}"#)
+            // The page checks the hand-off is the one it started (its eventId's hash), and finishes with the eventId.
+            #expect(items["sessionId"] == SHA256.hex(eventID) && !destination.contains(eventID))
+            let answer = try await client.post("/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(link)","sessionId":"\#(eventID)"}"#)
             #expect(try answer.json["federatedId"] as? String == "wendy-1" && answer.json["idToken"] is String)
             // The page hands over, but only signInWithIdp uses the sign-in up.
             let again = try await client.execute(uri: try Self.pathAndQuery(link), method: .get)
@@ -85,7 +93,7 @@ import Testing
     /// hands nothing over: the victim would be signed in to the attacker's account.
     @Test func anAnswerIsHandedOverOnlyInTheBrowserThatStartedTheSignIn() async throws {
         try await withHandler { client, provider in
-            let query = "redirectUrl=\("https://app.example.com/done".formEncoded)"
+            let query = "redirectUrl=\("https://app.example.com/done".formEncoded)&eventId=E"
             let (attackers, _) = try await startAndAuthorize(client, provider, query: query, subject: "mallory-1")
             let (_, victims) = try await startAndAuthorize(client, provider, query: query, subject: "victim-1")
             for cookie in [nil, victims] {
@@ -98,6 +106,31 @@ import Testing
                 uri: "/__/auth/handler", method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .cookie: victims],
                 body: ByteBuffer(string: "id_token=x&state=\(state)"))
             #expect(posted.status == .gone)
+        }
+    }
+
+    /// An attacker starts a sign-in in their own browser and sends the victim's page the hand-off: neither what the
+    /// hand-off carries nor the value the victim's page kept for a sign-in of its own finishes it, so the victim is
+    /// signed in to the attacker's account (or the attacker's provider linked to the victim's) nowhere.
+    @Test func aWebHandoffIsFinishedOnlyWithTheEventIdOfThePageThatStartedIt() async throws {
+        try await withHandler { client, provider in
+            func handoff(eventID: String, subject: String) async throws -> [String: String] {
+                try Self.handoff(
+                    try await signInAtProvider(
+                        client, provider, query: "redirectUrl=\("https://app.example.com/done".formEncoded)&eventId=\(eventID)", subject: subject))
+            }
+            func finish(_ items: [String: String], sessionID: String) async throws -> TestResponse {
+                try await client.post(
+                    "/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(try #require(items["link"]))","sessionId":"\#(sessionID)"}"#)
+            }
+            for stranger in ["fragment", "victim-kept-9c1d"] {
+                let attackers = try await handoff(eventID: "mallory-kept-\(stranger)", subject: "mallory-1")
+                let answer = try await finish(attackers, sessionID: stranger == "fragment" ? try #require(attackers["sessionId"]) : stranger)
+                #expect(answer.status == .badRequest && answer.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE") == true, "\(stranger)")
+                #expect(try answer.json["idToken"] == nil)
+            }
+            let own = try await handoff(eventID: "mallory-kept-own", subject: "mallory-1")
+            #expect(try await finish(own, sessionID: "mallory-kept-own").json["federatedId"] as? String == "mallory-1")
         }
     }
 
@@ -163,15 +196,17 @@ import Testing
         try await withHandler { client, _ in
             let key = TestWorkspace.apiKey
             for query in [
-                "apiKey=\(key)&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fevil.example.net%2F",
+                "apiKey=\(key)&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fevil.example.net%2F&eventId=E",
+                // A web page that keeps no eventId could not tell its own hand-off from an attacker's.
+                "apiKey=\(key)&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.other.app&clientId=1.apps.googleusercontent.com&eventId=E",
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&eventId=E",
                 // The listed app's bundle id with another client id: its scheme could be anyone's app.
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&clientId=evil.attacker&eventId=E",
                 "apiKey=\(key)&providerId=oidc.mock&ibi=com.example.app&appId=1:2:ios:3&eventId=E",
                 "apiKey=\(key)&providerId=oidc.mock&apn=com.other.app&eventId=E",
-                "apiKey=\(key)&providerId=oidc.nope&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
-                "apiKey=wrong&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fapp.example.com%2F",
+                "apiKey=\(key)&providerId=oidc.nope&redirectUrl=https%3A%2F%2Fapp.example.com%2F&eventId=E",
+                "apiKey=wrong&providerId=oidc.mock&redirectUrl=https%3A%2F%2Fapp.example.com%2F&eventId=E",
             ] {
                 let answer = try await client.execute(uri: "/__/auth/handler?\(query)&hl=de", method: .get)
                 #expect(answer.status == .badRequest && answer.headers[.location] == nil, "\(query)")
