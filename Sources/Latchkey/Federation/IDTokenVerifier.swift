@@ -62,6 +62,8 @@ package struct IDTokenVerifier: Sendable {
         guard let subject = claims["sub"] as? String, (1...255).contains(subject.count) else {
             throw .invalidResponse("the ID token has no valid sub")
         }
+        // A nonce that is not a string is no nonce anyone sent: refused, not taken for an absent one.
+        if claims["nonce"] != nil, !(claims["nonce"] is String) { throw .invalidNonce }
         let claimed = claims["nonce"] as? String
         switch nonce {
         case .equals(let expected):
@@ -79,14 +81,24 @@ package struct IDTokenVerifier: Sendable {
         switch provider.emailTrust {
         case .always: vouched = true
         case .never: vouched = false
-        // Apple sends the string "true"; anything but true or "true" is not a verified address.
-        case .claim: vouched = claims["email_verified"] as? Bool == true || claims["email_verified"] as? String == "true"
+        // Facebook never says whether an address is proven: only `always` vouches for its addresses.
+        case .claim: vouched = provider.providerID != BuiltInIdentityProvider.facebook.rawValue && Self.claimsVerifiedEmail(raw)
         }
         return VerifiedIdentity(
             providerID: provider.providerID, subject: text("sub") ?? "", email: email, isEmailVerified: email != nil && vouched,
             displayName: text("name"), firstName: text("given_name"), lastName: text("family_name"), photoURL: text("picture"),
             screenName: text("screen_name") ?? text("preferred_username"), rawUserInfo: String(decoding: Self.base64URL(raw) ?? Data(), as: UTF8.self),
             idToken: token)
+    }
+
+    /// Whether the payload's `email_verified` is `true` or Apple's string `"true"`, read with Latchkey's own parser:
+    /// JSONSerialization hands a number over as a value that also reads as a boolean, so `1` would pass for `true`.
+    private static func claimsVerifiedEmail(_ payload: Substring) -> Bool {
+        guard let data = base64URL(payload), case .object(let claims)? = try? JSONParser.parse(data) else { return false }
+        switch claims["email_verified"] {
+        case .bool(true)?, .string("true")?: return true
+        default: return false
+        }
     }
 
     /// A JSON object from one base64url part of a compact JWS.

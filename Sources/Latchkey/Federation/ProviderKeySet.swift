@@ -2,25 +2,35 @@ import Foundation
 import JWTKit
 
 /// A provider's published ID-token keys (its JWKS), each parsed once into a key collection that verifies with it.
-struct ProviderKeySet: Sendable {
-    struct Key: Sendable {
+package struct ProviderKeySet: Sendable {
+    package struct Key: Sendable {
         /// The key's `kid`, or `#index` for a key published without one, so that a token without `kid` can still be
         /// tried against it.
-        let id: String
+        package let id: String
         let type: JWK.KeyType
         let verifier: JWTKeyCollection
     }
 
-    let keys: [Key]
+    package let keys: [Key]
 
-    /// Reads a JWKS document; keys of other types than RSA and EC, and keys JWTKit cannot read, are left out.
-    init(document: Data) async throws(ProviderFailure) {
-        guard let set = try? JSONDecoder().decode(JWKS.self, from: document) else { throw .invalidResponse("keys failed: not a JWK set") }
+    /// Reads a JWKS document key by key: a key of another type than RSA and EC (a symmetric `oct` one, say), and a key
+    /// JWTKit cannot read, is left out without losing the others. A key without `kid` is kept under `#index` (JWTKit
+    /// refuses a key without one, so it is given that id to read it).
+    package init(document: Data) async throws(ProviderFailure) {
+        guard let set = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any], let entries = set["keys"] as? [Any] else {
+            throw .invalidResponse("keys failed: not a JWK set")
+        }
         var keys: [Key] = []
-        for (index, jwk) in set.keys.enumerated() where jwk.keyType == .rsa || jwk.keyType == .ecdsa {
+        for (index, entry) in entries.enumerated() {
+            guard var fields = entry as? [String: Any], ["RSA", "EC"].contains(fields["kty"] as? String) else { continue }
+            let id = fields["kid"] as? String ?? "#\(index)"
+            fields["kid"] = id
+            guard let data = try? JSONSerialization.data(withJSONObject: fields), let jwk = try? JSONDecoder().decode(JWK.self, from: data) else {
+                continue
+            }
             let verifier = JWTKeyCollection()
             guard (try? await verifier.add(jwk: jwk)) != nil else { continue }
-            keys.append(Key(id: jwk.keyIdentifier?.string ?? "#\(index)", type: jwk.keyType, verifier: verifier))
+            keys.append(Key(id: id, type: jwk.keyType, verifier: verifier))
         }
         self.keys = keys
     }
@@ -31,7 +41,7 @@ struct ProviderKeySet: Sendable {
 
     /// The keys to try for a token signed with `algorithm`: the one `kid` names, or without `kid` every key of the
     /// algorithm's type (some providers sign without naming the key).
-    func candidates(kid: String?, algorithm: String) -> [Key] {
+    package func candidates(kid: String?, algorithm: String) -> [Key] {
         if let kid { return keys.filter { $0.id == kid } }
         let type: JWK.KeyType = algorithm.hasPrefix("ES") ? .ecdsa : .rsa
         return keys.filter { $0.type == type }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HummingbirdTesting
 import Latchkey
 import Testing
 
@@ -42,6 +43,57 @@ import Testing
             #expect(try await verifier().verify(unverified, from: settings, nonce: .hashOf(nil)).isEmailVerified)
             settings.emailTrust = .never
             #expect(try await verifier().verify(apple, from: settings, nonce: .hashOf(nil)).isEmailVerified == false)
+        }
+    }
+
+    /// Only `true` and `"true"` verify an address: a number is not a boolean, whatever its value.
+    @Test func emailVerifiedIsTrueOrTheStringTrueOnly() async throws {
+        try await withOIDCProviderMock { provider in
+            for value: Any in [1, 1.0, "1", "yes"] {
+                let token = try await provider.idToken(subject: "gina", claims: ["email": "gina@example.com", "email_verified": value])
+                #expect(try await verifier().verify(token, from: provider.provider(), nonce: .hashOf(nil)).isEmailVerified == false, "\(value)")
+            }
+        }
+    }
+
+    /// Facebook's ID tokens (Limited Login) are not believed about `email_verified`: only `emailTrust: always` vouches.
+    @Test func facebooksIDTokensAreNotBelievedAboutTheAddress() async throws {
+        try await withOIDCProviderMock { provider in
+            let token = try await provider.idToken(subject: "hal", claims: ["email": "hal@example.com", "email_verified": true])
+            var facebook = provider.provider("facebook.com")
+            #expect(try await verifier().verify(token, from: facebook, nonce: .hashOf(nil)).isEmailVerified == false)
+            facebook.emailTrust = .always
+            #expect(try await verifier().verify(token, from: facebook, nonce: .hashOf(nil)).isEmailVerified)
+        }
+    }
+
+    /// A `nonce` claim that is not a string cannot be the hash of anything: refused, not taken as absent.
+    @Test func aNonceClaimThatIsNotAStringIsRefused() async throws {
+        try await withOIDCProviderMock { provider in
+            let token = try await provider.idToken(subject: "iris", claims: ["nonce": 42])
+            let payload = try #require(Self.base64URLDecoded(String(token.split(separator: ".")[1])))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            #expect(claims["nonce"] as? Int == 42)
+            await #expect(throws: ProviderFailure.invalidNonce) { try await verifier().verify(token, from: provider.provider(), nonce: .hashOf(nil)) }
+        }
+    }
+
+    /// A JWKS is read key by key: a key without `kid` is kept (under its index), and one it cannot use (`oct`, an
+    /// unknown type, a broken one) is skipped without losing the others.
+    @Test func aKeySetKeepsEveryKeyItCanUse() async throws {
+        try await withApp { client, _, _ in
+            let published = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+            let jwks = try published.json
+            let rsa = try #require((jwks["keys"] as? [[String: Any]])?.first)
+            var unnamed = rsa
+            unnamed["kid"] = nil
+            let keys: [[String: Any]] = [
+                ["kty": "oct", "k": "c2VjcmV0", "kid": "symmetric"], unnamed, ["kty": "OKP", "crv": "Ed25519", "x": "AAAA", "kid": "edwards"],
+                ["kty": "RSA", "kid": "broken", "n": 5], rsa,
+            ]
+            let set = try await ProviderKeySet(document: try JSONSerialization.data(withJSONObject: ["keys": keys]))
+            #expect(set.keys.map(\.id) == ["#1", try #require(rsa["kid"] as? String)])
+            #expect(set.candidates(kid: nil, algorithm: "RS256").count == 2)
         }
     }
 
