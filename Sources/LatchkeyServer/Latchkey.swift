@@ -65,7 +65,8 @@ struct CheckConfig: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        _ = try await options.load()
+        let configuration = try await options.load()
+        for warning in configuration.identityProviders.warnings { printError("warning: \(warning)") }
         print("\(options.config): OK")
     }
 }

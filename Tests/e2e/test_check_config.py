@@ -104,3 +104,14 @@ def test_the_embedded_default_works_with_either_transport():
         result = check(config, **variables)
         assert result.returncode == 0, (variables, result.stderr)
         assert "OK" in result.stdout
+
+
+def test_an_oidc_provider_trusted_about_addresses_is_warned_of(tmp_path):
+    config = tmp_path / "oidc.json"
+    provider = {"providerId": "oidc.corp", "issuer": "https://sso.example.com", "clientId": "latchkey"}
+    config.write_text(json.dumps(embedded_default(identityProviders=[provider, {**provider, "providerId": "oidc.strict", "emailTrust": "never"}])))
+    result = check(config)
+    assert result.returncode == 0, result.stderr
+    assert "OK" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "identityProviders.0.emailTrust" in warnings[0] and "oidc.corp" in warnings[0], result.stderr

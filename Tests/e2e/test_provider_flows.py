@@ -384,7 +384,10 @@ def test_a_second_provider_links_and_unlinks(start_latchkey, start_mock, start_d
     unlinked = post(server, "accounts:update", json={"idToken": user["idToken"], "deleteProvider": ["oidc.mock"]})
     assert unlinked.status_code == 200, unlinked.text
     assert "oidc.mock" not in [entry["providerId"] for entry in unlinked.json().get("providerUserInfo", [])]
-    assert set(providers_of(server, user["idToken"])) == set()
+    assert auth.get_user(user["localId"], app=app).provider_data == []
+    # Her session signed in with the provider she unlinked: it ended with it (Firebase would keep it).
+    ended = post(server, "accounts:lookup", json={"idToken": user["idToken"]})
+    assert ended.status_code == 400 and error_message(ended) == "TOKEN_EXPIRED"
 
 
 def test_need_confirmation_is_finished_with_the_pending_token(start_latchkey, start_mock):

@@ -12,8 +12,9 @@ import Foundation
 /// - `responseType`: `{"code": true}` (the authorization-code flow) or `{"idToken": true}` (the implicit flow, the
 ///   default). ID tokens an app obtained itself are accepted either way.
 /// - `displayName` (string), `enabled` (boolean, default true), `scopes` (list, default `["openid", "email",
-///   "profile"]`), `emailTrust` (`"claim"`: believe `email_verified`, the default; `"always"`: the provider is the mail
-///   provider of its addresses; `"never"`), `tokenEndpointAuthMethod` (`"client_secret_basic"`, the default, or
+///   "profile"]`), `emailTrust` (`"claim"`: believe `email_verified` when it is `true` or `"true"`, never for
+///   `facebook.com`, the default, which `check-config` warns of for an `oidc.` provider; `"always"`: the provider is
+///   the mail provider of its addresses; `"never"`), `tokenEndpointAuthMethod` (`"client_secret_basic"`, the default, or
 ///   `"client_secret_post"`), `pkce` (boolean, default true), `allowInsecureIssuer` (boolean, default false: an
 ///   `http://` issuer, for tests on loopback), `clockSkewSeconds` (integer, 0 to 300, default 60).
 /// - `graphURL` (string, `facebook.com` only, default `https://graph.facebook.com`): where Facebook's Graph API checks

@@ -87,12 +87,19 @@ package struct AccountAdministration: Sendable {
         if changes.deletesDisplayName { current.displayName = nil }
         if changes.deletesPhotoURL { current.photoURL = nil }
         if let customClaims = changes.customClaims { current.customClaims = customClaims }
-        // The email identity stays with the password gone: email-link sign-in is not a credential one can delete.
+        // The email identity stays with the password gone: email-link sign-in is not a credential one can delete. An
+        // unlinked provider's sessions end with it (Firebase leaves them alive), so a lost provider account leaves no way in.
         for providerID in changes.deletedProviders {
             if providerID == SignInProvider.password.id {
                 current.passwordHash = nil
             } else {
                 try await transaction.deleteIdentities(accountID: current.id, providerID: providerID)
+                if try await transaction.revokeSessions(accountID: current.id, signedInWith: providerID, at: now) > 0 {
+                    try await transaction.record(
+                        AuditEvent(
+                            .sessionsRevoked, at: now, accountID: current.id, email: current.email, requester: requester,
+                            detail: "\(providerID) unlinked by \(actor.auditName)"))
+                }
             }
         }
         if let isDisabled = changes.isDisabled, isDisabled != current.isDisabled {

@@ -35,15 +35,19 @@ package struct ProviderSession: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// Whether `sessionID`, as `signInWithIdp` received it, is this session's: the same string, or the one whose hex
-    /// SHA-256 was given at the start (the iOS SDK hands the hosted page the hash and the server the raw id). A web
-    /// page's hand-off carries the hash itself, so there only the page's kept `eventId` will do: a hand-off taken to
-    /// another browser finishes nothing there.
+    /// Whether `sessionID`, as `signInWithIdp` received it, is this session's. A session started with a hex SHA-256
+    /// (the iOS SDK hands the hosted page the hash, which that page's URL carries, and the server the raw id; a web
+    /// page's hand-off carries the hash of the `eventId` the page keeps) is matched only by the id it hashes, never by
+    /// the hash itself, so a hand-off taken to another browser finishes nothing there; any other only by the same string.
     package func isSession(_ sessionID: String?) -> Bool {
         guard let sessionID, !sessionID.isEmpty else { return false }
-        let committed = SHA256.hex(sessionID) == self.sessionID.lowercased()
-        if case .web = ProviderHandoff(json: handoff) { return committed }
-        return sessionID == self.sessionID || committed
+        guard Self.isSHA256Hex(self.sessionID) else { return sessionID == self.sessionID }
+        return SHA256.hex(sessionID) == self.sessionID.lowercased()
+    }
+
+    /// 64 hex digits: the shape of a hex SHA-256, which a session id Latchkey makes (base64url) never has.
+    private static func isSHA256Hex(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.allSatisfy(\.isHexDigit)
     }
 
     /// The unguessable values of one sign-in: the `state` that names it, and the nonce and PKCE verifier derived from it.

@@ -71,7 +71,7 @@ package struct SecondFactorEnrollments: Sendable {
         let now = clock.now
         let sessionHash = secret.hash(sessionInfo, for: .enrollmentSession)
         let factorID = Account.makeID()
-        let (secret, policy, finisher, notices) = (secret, policy, finisher, notices)
+        let (secret, policy, finisher, notices, recentLogin) = (secret, policy, finisher, notices, recentLogin)
         let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
             let eligible = try await Self.eligible(claims, in: transaction)
             guard case .accepted((let account, _)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
@@ -79,6 +79,8 @@ package struct SecondFactorEnrollments: Sendable {
                 return .refused(.invalidSessionInfo)
             }
             guard now < pending.expiresAt else { return .refused(.sessionExpired) }
+            // As at the start: a token gone stale since then (or stolen then) enrolls nothing.
+            guard claims.isRecentLogin(at: now, within: recentLogin) else { return .refused(.credentialTooOld) }
             let shared = try secret.open(pending.sealedSecret, for: .secondFactorSecret)
             guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals) else { return .refused(.invalidCode) }
             // Every other session ends. Raising `validSince` first also holds the account's row, so two enrollments at

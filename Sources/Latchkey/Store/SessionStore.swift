@@ -8,6 +8,8 @@ package protocol SessionStore {
     func revokeSession(id: String, at now: Date) async throws
     /// Revokes every session of the account (a takeover strip, a revocation, a password change).
     func revokeSessions(accountID: String, at now: Date) async throws
+    /// Revokes the account's sessions that signed in with `providerID` (an unlinked provider), returning how many.
+    func revokeSessions(accountID: String, signedInWith providerID: String, at now: Date) async throws -> Int
 
     func insert(_ token: RefreshToken) async throws
     func refreshToken(hash: Data) async throws -> RefreshToken?

@@ -185,6 +185,17 @@ import Testing
         }
     }
 
+    /// The hash is what the hosted page's URL carries: it finishes nothing in place of the id it hashes.
+    @Test func theHashedSessionIDItselfIsRefused() async throws {
+        try await withCodeFlow { client, provider in
+            let hashed = SHA256.hash(data: Data("KlMnOpQrSt".utf8)).map { String(format: "%02x", $0) }.joined()
+            let (url, _) = try await start(client, #","sessionId":"\#(hashed)""#)
+            let redirect = try await provider.authorize(try #require(url.string), subject: "ivan-2")
+            let answer = try await finish(client, requestURI: redirect, sessionID: hashed)
+            #expect(answer.errorMessage == "INVALID_IDP_RESPONSE : the sessionId is not the sign-in's")
+        }
+    }
+
     /// "Account exists with a different credential", finished: the owner signs in the old way and links the provider
     /// with the `pendingToken` of the refused attempt; then either way signs in to the one account.
     @Test func aPendingTokenLinksAfterTheOldWaySignedIn() async throws {

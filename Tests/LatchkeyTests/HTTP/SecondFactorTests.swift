@@ -212,6 +212,25 @@ import Testing
         }
     }
 
+    /// Finishing an enrollment asks for a recent sign-in as starting one does: a token that went stale in between
+    /// enrolls nothing.
+    @Test func finishingAnEnrollmentNeedsARecentSignIn() async throws {
+        let clock = FixedClock()
+        try await withApp(Self.enabled, clock: clock) { client, _, mailbox in
+            let idToken = try #require(try await Self.signIn(client, mailbox, message: 0)["idToken"] as? String)
+            let started = try await client.post("/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(idToken)","totpEnrollmentInfo":{}}"#).json
+            let info = try #require(started["totpSessionInfo"] as? [String: Any])
+            let secret = try TestAuthenticator.decode(base32: try #require(info["sharedSecretKey"] as? String))
+            clock.advance(by: 301)
+            let stale = try await client.post(
+                "/v2/accounts/mfaEnrollment:finalize",
+                json: #"""
+                    {"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(try #require(info["sessionInfo"] as? String))","verificationCode":"\#(TOTP.code(secret: secret, step: TOTP.step(at: clock.now)))"}}
+                    """#)
+            #expect(Self.errorCode(stale) == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        }
+    }
+
     /// Withdrawing a factor gives tokens without second-factor claims and ends the challenge; an admin removes them all.
     @Test func theUserWithdrawsAFactorAndAnAdminRemovesThemAll() async throws {
         let clock = FixedClock()

@@ -36,6 +36,15 @@ extension PostgresStoreTransaction {
         try await execute("DELETE FROM second_factor_challenges WHERE account_id = \(accountID)")
     }
 
+    func revokeSessions(accountID: String, signedInWith providerID: String, at now: Date) async throws -> Int {
+        try await rows(
+            """
+            UPDATE sessions SET revoked_at = \(now.timeIntervalSince1970), revoked_with_account = TRUE
+            WHERE account_id = \(accountID) AND sign_in_provider = \(providerID) AND revoked_at IS NULL RETURNING id
+            """
+        ).count
+    }
+
     func insert(_ token: RefreshToken) async throws {
         try await execute(
             """

@@ -35,6 +35,16 @@ extension SQLiteStoreTransaction {
         try execute(sql: "DELETE FROM second_factor_challenges WHERE account_id = ?", arguments: [accountID])
     }
 
+    func revokeSessions(accountID: String, signedInWith providerID: String, at now: Date) async throws -> Int {
+        try execute(
+            sql: """
+                UPDATE sessions SET revoked_at = ?, revoked_with_account = 1
+                WHERE account_id = ? AND sign_in_provider = ? AND revoked_at IS NULL
+                """,
+            arguments: [now.timeIntervalSince1970, accountID, providerID])
+        return db.changesCount
+    }
+
     func insert(_ token: RefreshToken) async throws {
         try execute(
             sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)",
