@@ -10,7 +10,7 @@ public struct SignInWithIdpRequest: Sendable, Codable, Equatable {
     public var sessionId: String?
     /// A signed-in user's Firebase ID token: the provider's identity is linked to that account.
     public var idToken: String?
-    /// A `pendingToken` from an earlier answer: signs the same identity in again, or links it, without the provider.
+    /// A `pendingToken` from an earlier answer: signs the same identity in, or links it, once, without the provider.
     public var pendingToken: String?
     /// Answer `FEDERATED_USER_ID_ALREADY_LINKED` and `EMAIL_EXISTS` as a 200 with `errorMessage` and the credential.
     public var returnIdpCredential: Bool?

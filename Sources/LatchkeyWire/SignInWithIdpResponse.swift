@@ -8,6 +8,7 @@ public struct SignInWithIdpResponse: Sendable, Codable, Equatable {
     public var providerId: String
     /// The provider's user id (`https://accounts.google.com/<sub>` for Google).
     public var federatedId: String
+    /// The account; with `needConfirmation`, left out under enumeration protection (as `verifiedProvider` is).
     public var localId: String?
     public var email: String?
     public var emailVerified: Bool
@@ -26,7 +27,8 @@ public struct SignInWithIdpResponse: Sendable, Codable, Equatable {
     public var oauthExpireIn: Int?
     /// The provider's refresh token, when the request set `returnRefreshToken`.
     public var oauthRefreshToken: String?
-    /// Signs this identity in again, or links it, for an hour: given back to `signInWithIdp` instead of a credential.
+    /// Only with `needConfirmation` and the "already in use" `errorMessage`: signs this identity in, or links it, once
+    /// within an hour, given back to `signInWithIdp` instead of a credential.
     public var pendingToken: String?
     /// The `context` given to `createAuthUri`.
     public var context: String?

@@ -72,6 +72,8 @@ def test_an_access_token_of_this_app_signs_in_with_the_graph_profile(start_latch
     assert body["displayName"] == "Fay Book" and body["firstName"] == "Fay" and body["photoUrl"] == "https://example.com/fay.png"
     # Facebook does not say an address is proven: the account's address stays unverified.
     assert body["email"] == "fay@example.com" and body["emailVerified"] is False and json.loads(body["rawUserInfo"])["id"] == "10001"
+    # The SDKs build the credential from the access token the answer gives back.
+    assert body["oauthAccessToken"] == "fay-token" and "pendingToken" not in body
     assert [path for path, _ in graph.seen] == ["/debug_token", "/me"]
     assert sign_in(server, "fay-token").json()["localId"] == body["localId"]
     assert "fay-token" not in server.logs() and APP_SECRET not in server.logs()
@@ -97,5 +99,5 @@ def test_an_address_with_an_account_needs_confirmation(start_latchkey, graph):
     server = start_latchkey(identityProviders=[facebook(f"http://127.0.0.1:{graph.server_port}")])
     owner = post(server, "accounts:signUp", json={"email": "fay@example.com", "password": "correct horse"}).json()
     body = sign_in(server, "fay-token").json()
-    assert body["needConfirmation"] is True and body["localId"] == owner["localId"] and "idToken" not in body
-    assert body["pendingToken"]
+    assert body["needConfirmation"] is True and "localId" not in body and "idToken" not in body
+    assert body["pendingToken"] and body["oauthAccessToken"] == "fay-token" and owner["localId"]

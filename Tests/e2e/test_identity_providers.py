@@ -80,7 +80,9 @@ def test_an_address_owned_elsewhere_needs_confirmation_then_links(start_latchkey
     owner = post(server, "accounts:signUp", json={"email": "carol@example.com", "password": "carol-password"}).json()
     token = provider.id_token("carol-1", {"email": "carol@example.com", "email_verified": False})
     answer = sign_in(server, token).json()
-    assert answer["needConfirmation"] is True and answer["localId"] == owner["localId"] and "idToken" not in answer
+    # Under enumeration protection (the default) the answer names neither the account nor its providers.
+    assert answer["needConfirmation"] is True and "localId" not in answer and "verifiedProvider" not in answer and "idToken" not in answer
+    assert answer["email"] == "carol@example.com" and answer["providerId"] == "oidc.mock" and answer["pendingToken"]
     # The app signs the user in the old way, then links the provider's credential to the account.
     linked = sign_in(server, token, idToken=owner["idToken"])
     assert linked.status_code == 200, linked.text

@@ -135,7 +135,7 @@ def test_the_code_flow_signs_up_with_pkce_and_each_answer_is_used_once(start_lat
     assert body["isNewUser"] is True and body["providerId"] == "oidc.django" and body["federatedId"] == "1"
     assert body["email"] == "alice@example.com" and body["emailVerified"] is True and body["context"] == "checkout-42"
     assert body["oauthAccessToken"] and body["oauthExpireIn"] > 0 and "oauthRefreshToken" not in body
-    assert body["pendingToken"] and body["expiresIn"] == "3600"
+    assert "pendingToken" not in body and body["expiresIn"] == "3600"
     # django signs with a `kid` from its JWKS, and that token is what the server accepted.
     keys = requests.get(django.issuer + "/jwks", timeout=HTTP_TIMEOUT).json()["keys"]
     assert jwt.get_unverified_header(body["oauthIdToken"])["kid"] in [key["kid"] for key in keys]
@@ -400,7 +400,7 @@ def test_need_confirmation_is_finished_with_the_pending_token(start_latchkey, st
     answer = manual_sign_in(server, mock.id_token("alice-mock", {"email": "alice@example.com", "email_verified": False}))
     assert answer.status_code == 200, answer.text
     pending = answer.json()
-    assert pending["needConfirmation"] is True and pending["localId"] == owner["localId"] and pending["pendingToken"]
+    assert pending["needConfirmation"] is True and "localId" not in pending and pending["pendingToken"]
     assert "idToken" not in pending and "refreshToken" not in pending
     assert pending["email"] == "alice@example.com" and pending["emailVerified"] is False
 
@@ -413,11 +413,10 @@ def test_need_confirmation_is_finished_with_the_pending_token(start_latchkey, st
     assert linked.json()["localId"] == owner["localId"] and linked.json()["providerId"] == "oidc.mock" and linked.json()["idToken"]
     assert set(providers_of(server, linked.json()["idToken"])) == {"password", "oidc.mock"}
 
-    # The same pendingToken alone now signs in to the linked account, and so does a fresh token from the provider.
+    assert "pendingToken" not in linked.json()
+    # The pendingToken was spent by the link; a fresh token from the provider signs in to the linked account.
     again = post(server, "accounts:signInWithIdp", json={"requestUri": "http://localhost", "pendingToken": pending["pendingToken"]})
-    assert again.status_code == 200, again.text
-    assert again.json()["localId"] == owner["localId"] and again.json()["pendingToken"] == pending["pendingToken"]
-    verify(server, again.json()["idToken"], provider="oidc.mock")
+    assert again.status_code == 400 and error_message(again) == "INVALID_PENDING_TOKEN"
     fresh = manual_sign_in(server, mock.id_token("alice-mock", {"email": "alice@example.com", "email_verified": False}))
     assert fresh.json()["localId"] == owner["localId"] and "needConfirmation" not in fresh.json()
 

@@ -89,6 +89,9 @@ package struct SignInFinisher: Sendable {
         let tookOver = attempt.provesAddressOnly && attempt.stored.map { !$0.isEmailVerified } == true
         if tookOver {
             try await transaction.stripForeignAccess(of: &account, because: "address proven by another party", requester: attempt.requester, at: now)
+            // A provider's proof leaves the account that provider only, as in Firebase: the address lists no way in of
+            // its own (no `emailLink` it never completed) until it signs in by itself.
+            if attempt.identity != nil { try await transaction.deleteIdentities(accountID: account.id, providerID: SignInProvider.password.id) }
             // Every code the earlier holder could still use dies, undos of address changes too.
             try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: nil, at: now)
         }

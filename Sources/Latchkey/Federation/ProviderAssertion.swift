@@ -2,7 +2,8 @@ import Foundation
 
 /// Turns what `signInWithIdp` received into an identity the provider vouches for (spec §4.2): a `pendingToken`, the
 /// answer to a sign-in `createAuthUri` started (its `state`, then a code to exchange or an ID token), or a credential
-/// the app obtained itself. Nothing is written but the used session's removal, so a failure changes no account.
+/// the app obtained itself. Nothing is written but the used session's or `pendingToken`'s removal, so a failure changes
+/// no account.
 package struct ProviderAssertion: Sendable {
     /// An identity, with what else the provider handed over.
     package struct Asserted: Sendable {
@@ -58,8 +59,9 @@ package struct ProviderAssertion: Sendable {
                     context: session?.context)
             }
             if credential["id_token"] == nil, let accessToken = credential["access_token"], provider.providerID == BuiltInIdentityProvider.facebook.rawValue {
-                return Asserted(
-                    identity: try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider), context: session?.context)
+                // The SDKs build their credential from `oauthAccessToken`: the answer hands the token back.
+                let identity = try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider)
+                return Asserted(identity: identity, accessToken: accessToken, context: session?.context)
             }
             // Any other access token alone proves nothing: its audience cannot be checked.
             guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }
@@ -71,21 +73,40 @@ package struct ProviderAssertion: Sendable {
         }
     }
 
-    /// Keeps `asserted`'s identity for a `pendingToken`, and returns the token.
+    /// Keeps `asserted`'s identity for a `pendingToken`, bound to the account it is for (the one the identity signs in
+    /// to, else the one holding its address), and returns the token.
     package func keep(_ asserted: Asserted) async throws -> String {
         let token = ServerSecret.makeToken()
-        let credential = PendingCredential(
-            tokenHash: secret.hash(token, for: .pendingCredential), identity: asserted.identity, context: asserted.context,
-            expiresAt: clock.now.addingTimeInterval(TimeInterval(providers.file.pendingTokenTTLSeconds)))
-        try await store.write { try await $0.insert(credential) }
+        let (identity, now) = (asserted.identity, clock.now)
+        let kept = PendingCredential(
+            tokenHash: secret.hash(token, for: .pendingCredential), identity: identity, context: asserted.context,
+            expiresAt: now.addingTimeInterval(TimeInterval(providers.file.pendingTokenTTLSeconds)), keptAt: now)
+        try await store.write { transaction in
+            var credential = kept
+            if let linked = try await transaction.identity(providerID: identity.providerID, providerUserID: identity.subject) {
+                (credential.accountID, credential.isLinked) = (linked.accountID, true)
+            } else if let email = identity.email {
+                credential.accountID = try await transaction.account(email: email)?.id
+            }
+            try await transaction.insert(credential)
+        }
         return token
     }
 
+    /// The identity a `pendingToken` kept, which it gives once: not after its account is gone, its sessions were
+    /// revoked since, or (for a linked identity) the identity was unlinked from it.
     private func pending(_ token: String) async throws -> Asserted {
         let hash = secret.hash(token, for: .pendingCredential)
-        guard let credential = try await store.read({ try await $0.pendingCredential(tokenHash: hash) }), credential.expiresAt > clock.now else {
-            throw SignInError.invalidPendingToken
+        let now = clock.now
+        let credential = try await store.write { transaction -> PendingCredential? in
+            guard let credential = try await transaction.takePendingCredential(tokenHash: hash), credential.expiresAt > now else { return nil }
+            guard let accountID = credential.accountID else { return credential }
+            guard let account = try await transaction.account(id: accountID), account.validSince <= credential.keptAt else { return nil }
+            guard credential.isLinked else { return credential }
+            let linked = try await transaction.identity(providerID: credential.identity.providerID, providerUserID: credential.identity.subject)
+            return linked?.accountID == accountID ? credential : nil
         }
+        guard let credential else { throw SignInError.invalidPendingToken }
         guard try await providers.provider(credential.identity.providerID)?.isEnabled == true else { throw SignInError.operationNotAllowed }
         return Asserted(identity: credential.identity, context: credential.context)
     }

@@ -4,7 +4,8 @@ import LatchkeyWire
 /// `accounts:signInWithIdp` (v3 `verifyAssertion`): sign in, sign up or link with an identity provider's credential.
 ///
 /// The credential is checked against the provider before anything is written: a provider that is down, slow or lies
-/// is `INVALID_IDP_RESPONSE` and nothing changes.
+/// is `INVALID_IDP_RESPONSE` and nothing changes. A `pendingToken` comes only with the answers the SDKs keep a
+/// credential from ("needs confirmation", "already in use"); a signed-in answer has none.
 struct ProviderSignInController {
     let assertion: ProviderAssertion
     let signIn: ProviderSignIn
@@ -35,17 +36,15 @@ struct ProviderSignInController {
                 response.emailRecycled = recycled ? true : nil
                 if let email = identity.email, result.account.email == email { response.emailVerified = result.account.isEmailVerified }
             case .needsConfirmation(let accountID, let verifiedProviders):
-                response.localId = accountID
                 response.needConfirmation = true
-                response.verifiedProvider = verifiedProviders
+                // Under enumeration protection the account is not described to whoever presents its address: the SDKs
+                // need only the address, the provider and the credential.
+                if !lookup.enumerationProtection { (response.localId, response.verifiedProvider) = (accountID, verifiedProviders) }
+                response.pendingToken = try await assertion.keep(asserted)
             }
         } catch let refusal as SignInError where body.returnIdpCredential == true && [.federatedUserIDAlreadyLinked, .emailExists].contains(refusal) {
             // The SDKs' "credential already in use": the credential comes back so the app can sign in with it instead.
             response.errorMessage = refusal.code
-        }
-        if let kept = body.pendingToken, !kept.isEmpty {
-            response.pendingToken = kept
-        } else {
             response.pendingToken = try await assertion.keep(asserted)
         }
         return response

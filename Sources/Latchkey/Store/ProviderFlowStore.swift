@@ -9,5 +9,7 @@ package protocol ProviderFlowStore {
     /// Removes the session and returns it, so that only one caller ever gets it (expired or not: the caller checks).
     func takeProviderSession(stateHash: Data) async throws -> ProviderSession?
     func insert(_ credential: PendingCredential) async throws
-    func pendingCredential(tokenHash: Data) async throws -> PendingCredential?
+    /// Removes the kept credential and returns it, so that a `pendingToken` is used once (expired or not: the caller
+    /// checks).
+    func takePendingCredential(tokenHash: Data) async throws -> PendingCredential?
 }

@@ -119,7 +119,7 @@ import Testing
             #expect(json["isNewUser"] as? Bool == true && json["email"] as? String == "cody@example.com" && json["federatedId"] as? String == "cody-1")
             #expect(json["context"] as? String == "from-the-app" && json["idToken"] is String && json["oauthIdToken"] is String)
             #expect(json["oauthAccessToken"] is String && (json["oauthExpireIn"] as? Int ?? 0) > 0 && json["oauthRefreshToken"] is String)
-            #expect((json["pendingToken"] as? String)?.count == 43)
+            #expect(json["pendingToken"] == nil)
 
             let replay = try await finish(client, requestURI: redirect, sessionID: sessionID)
             #expect(replay.errorMessage == "INVALID_IDP_RESPONSE : the sign-in is unknown, used or expired")
@@ -215,13 +215,18 @@ import Testing
             let linked = try await client.post(
                 "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(pending)","idToken":"\#(idToken)"}"#)
             #expect(linked.status == .ok)
-            #expect(try linked.json["localId"] as? String == owner["localId"] as? String && linked.json["pendingToken"] as? String == pending)
+            #expect(try linked.json["localId"] as? String == owner["localId"] as? String && linked.json["pendingToken"] == nil)
             #expect(try linked.json["oauthIdToken"] == nil)
 
+            // Spent by the link: it signs in nowhere again.
             let again = try await client.post("/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(pending)"}"#)
-            #expect(try again.json["localId"] as? String == owner["localId"] as? String && again.json["idToken"] is String)
+            #expect(again.errorMessage == "INVALID_PENDING_TOKEN")
+            // Unused, one ends after `idp.pendingTokenTtlSeconds`.
+            let (laterURL, laterSession) = try await start(client)
+            let laterRedirect = try await provider.authorize(try #require(laterURL.string), subject: "erin-2", claims: ["email": "erin@example.com"])
+            let unused = try #require(try await finish(client, requestURI: laterRedirect, sessionID: laterSession).json["pendingToken"] as? String)
             clock.advance(by: 3601)
-            let late = try await client.post("/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(pending)"}"#)
+            let late = try await client.post("/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(unused)"}"#)
             #expect(late.errorMessage == "INVALID_PENDING_TOKEN")
             let forged = try await client.post("/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"x\#(pending)"}"#)
             #expect(forged.errorMessage == "INVALID_PENDING_TOKEN")

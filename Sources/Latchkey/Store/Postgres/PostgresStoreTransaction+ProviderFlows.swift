@@ -23,18 +23,16 @@ extension PostgresStoreTransaction {
         try await execute(
             """
             INSERT INTO pending_credentials (token_hash, identity, context, expires_at)
-            VALUES (\(credential.tokenHash), \(PendingCredential.encode(credential.identity)), \(credential.context),
+            VALUES (\(credential.tokenHash), \(PendingCredential.encode(credential)), \(credential.context),
                 \(credential.expiresAt.timeIntervalSince1970))
             """)
     }
 
-    func pendingCredential(tokenHash: Data) async throws -> PendingCredential? {
-        guard let row = try await row("SELECT * FROM pending_credentials WHERE token_hash = \(tokenHash)"),
-            let identity = PendingCredential.decode(try row["identity"].decode(String.self))
-        else { return nil }
-        return PendingCredential(
-            tokenHash: try row["token_hash"].decode(Data.self), identity: identity, context: try row["context"].decode(String?.self),
-            expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
+    func takePendingCredential(tokenHash: Data) async throws -> PendingCredential? {
+        guard let row = try await row("DELETE FROM pending_credentials WHERE token_hash = \(tokenHash) RETURNING *") else { return nil }
+        return PendingCredential.decode(
+            try row["identity"].decode(String.self), tokenHash: try row["token_hash"].decode(Data.self),
+            context: try row["context"].decode(String?.self), expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
     }
 
     private static func providerSession(_ row: PostgresRandomAccessRow) throws -> ProviderSession {

@@ -26,16 +26,14 @@ extension SQLiteStoreTransaction {
         try execute(
             sql: "INSERT INTO pending_credentials (token_hash, identity, context, expires_at) VALUES (?, ?, ?, ?)",
             arguments: [
-                credential.tokenHash, PendingCredential.encode(credential.identity), credential.context, credential.expiresAt.timeIntervalSince1970,
+                credential.tokenHash, PendingCredential.encode(credential), credential.context, credential.expiresAt.timeIntervalSince1970,
             ])
     }
 
-    func pendingCredential(tokenHash: Data) async throws -> PendingCredential? {
-        guard let row = try row(sql: "SELECT * FROM pending_credentials WHERE token_hash = ?", arguments: [tokenHash]),
-            let identity = PendingCredential.decode(row["identity"])
-        else { return nil }
-        return PendingCredential(
-            tokenHash: row["token_hash"], identity: identity, context: row["context"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+    func takePendingCredential(tokenHash: Data) async throws -> PendingCredential? {
+        guard let row = try row(sql: "DELETE FROM pending_credentials WHERE token_hash = ? RETURNING *", arguments: [tokenHash]) else { return nil }
+        return PendingCredential.decode(
+            row["identity"], tokenHash: row["token_hash"], context: row["context"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
     }
 
     private static func providerSession(_ row: Row) -> ProviderSession {

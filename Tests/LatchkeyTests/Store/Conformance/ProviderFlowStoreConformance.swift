@@ -29,7 +29,8 @@ import Testing
         }
     }
 
-    /// A pending credential keeps every field of the identity but the provider's ID token.
+    /// A pending credential keeps every field of the identity but the provider's ID token, and its binding; taking it
+    /// removes it, so only one caller ever gets it.
     @Test(arguments: StoreKind.all) func aPendingCredentialKeepsTheIdentityWithoutTheProvidersToken(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let identity = VerifiedIdentity(
@@ -37,12 +38,14 @@ import Testing
                 firstName: "Ann", lastName: "Lee", photoURL: "https://example.com/a.png", screenName: "ann", rawUserInfo: #"{"sub":"sub-1"}"#,
                 idToken: "eyJ.provider.token")
             let credential = PendingCredential(
-                tokenHash: Data(repeating: 7, count: 32), identity: identity, context: nil, expiresAt: Fixture.now.addingTimeInterval(3600))
+                tokenHash: Data(repeating: 7, count: 32), identity: identity, context: "ctx", expiresAt: Fixture.now.addingTimeInterval(3600),
+                accountID: "account-1", isLinked: true, keptAt: Fixture.now)
             try await store.write { try await $0.insert(credential) }
             var expected = credential
             expected.identity.idToken = nil
-            #expect(try await store.read { try await $0.pendingCredential(tokenHash: credential.tokenHash) } == expected)
-            #expect(try await store.read { try await $0.pendingCredential(tokenHash: Data(repeating: 8, count: 32)) } == nil)
+            #expect(try await store.write { try await $0.takePendingCredential(tokenHash: credential.tokenHash) } == expected)
+            #expect(try await store.write { try await $0.takePendingCredential(tokenHash: credential.tokenHash) } == nil)
+            #expect(try await store.write { try await $0.takePendingCredential(tokenHash: Data(repeating: 8, count: 32)) } == nil)
         }
     }
 }

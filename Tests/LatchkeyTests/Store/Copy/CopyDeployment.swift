@@ -39,7 +39,7 @@ enum CopyDeployment {
         /// A provider sign-in started but not finished: the provider's authorization URL and the session id.
         let authorizationURL: String
         let sessionID: String
-        /// Erin's `pendingToken`, from her sign-in with the provider.
+        /// Erin's `pendingToken`, from another account's attempt to link her identity.
         let pendingToken: String
         /// Dave's authenticator, and the challenge his last sign-in stopped at.
         let authenticator: TestAuthenticator
@@ -72,9 +72,16 @@ enum CopyDeployment {
             let carol = try #require(tokens["carol"]?["idToken"] as? String)
             #expect(try await client.post("/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(carol)","totpEnrollmentInfo":{}}"#).status == .ok)
             let provider = try await OIDCProviderMock.shared.value
+            _ = try await client.post(
+                "/v1/accounts:signInWithIdp",
+                json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock"}"#)
+            // Another account's attempt to link Erin's identity gets it back with a pendingToken (the SDKs' "already in use").
+            let other = try #require(try await client.post("/v1/accounts:signUp", json: "{}").json["idToken"] as? String)
             let erin = try await client.post(
                 "/v1/accounts:signInWithIdp",
-                json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock"}"#
+                json: #"""
+                    {"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock","idToken":"\#(other)","returnIdpCredential":true}
+                    """#
             ).json
             let started = try await client.post(
                 "/v1/accounts:createAuthUri", json: #"{"providerId":"oidc.mock","continueUri":"\#(continueURI)"}"#).json
