@@ -78,10 +78,29 @@ import Testing
         (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 16, blockSize: 1, parallelization: 1, derivedKeyLength: 32)),
         (.standardScrypt, PasswordHashParameters(cpuMemCost: 1024, blockSize: 8, parallelization: 1, derivedKeyLength: 16)),
         (.scrypt, PasswordHashParameters(signerKey: Data(count: 16), rounds: 8, memoryCost: 14)),
+        // Past four times the mixing of Firebase's own SCRYPT (64 MiB), however it is split.
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 16, blockSize: 8, parallelization: 2, derivedKeyLength: 32)),
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 14, blockSize: 8, parallelization: 5, derivedKeyLength: 32)),
+        (.standardScrypt, PasswordHashParameters(cpuMemCost: 1 << 15, blockSize: 24, parallelization: 1, derivedKeyLength: 32)),
     ]) func hostileConfigurationsAreRefused(_ algorithm: PasswordHashAlgorithm, _ parameters: PasswordHashParameters) {
         #expect(throws: ImportedPasswordHash.Invalid.self) {
             try ImportedPasswordHash(algorithm: algorithm, parameters: parameters, hash: Data(repeating: 1, count: 32), salt: Data())
         }
+    }
+
+    /// What Firebase produces, and scrypt's and bcrypt's common settings, stay importable at the bounds: Firebase's
+    /// SCRYPT at rounds 8 and memory cost 14 (its projects' parameters), STANDARD_SCRYPT mixing 64 MiB (N = 2^16,
+    /// r = 8, p = 1, or N = 2^14 with p = 4), bcrypt cost 12.
+    @Test func firebasesParametersAndCommonCostsStayImportable() throws {
+        #expect(try ImportedPasswordHash.firebaseExample().matches("user1password"))
+        for (n, r, p) in [(1 << 16, 8, 1), (1 << 14, 8, 4), (1 << 14, 8, 1)] {
+            let parameters = PasswordHashParameters(cpuMemCost: n, blockSize: r, parallelization: p, derivedKeyLength: 32)
+            #expect(throws: Never.self) {
+                try ImportedPasswordHash(algorithm: .standardScrypt, parameters: parameters, hash: Data(repeating: 1, count: 32), salt: Data())
+            }
+        }
+        let cost12 = Data(("$2b$12$" + String(repeating: "a", count: 53)).utf8)
+        #expect(throws: Never.self) { try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: cost12, salt: Data()) }
     }
 
     /// A derived hash too short to resist guessing is refused: a 1-byte hash would open for one password in 256.
@@ -110,9 +129,15 @@ import Testing
         let long = String(repeating: "a", count: 72)
         let truncated = try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data(Bcrypt.hash(long, cost: 4).utf8), salt: Data())
         #expect(truncated.matches(long) && !truncated.matches(long + "b") && !truncated.matches("aaaa\0" + long))
-        let costly = "$2b$20$" + String(repeating: "a", count: 53)
-        #expect(throws: ImportedPasswordHash.Invalid.self) {
-            try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data(costly.utf8), salt: Data())
+        // Each step of the cost doubles a check: 13 is past twice this server's default cost of 11.
+        for cost in ["13", "14", "20"] {
+            let costly = "$2b$\(cost)$" + String(repeating: "a", count: 53)
+            do {
+                _ = try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data(costly.utf8), salt: Data())
+                Issue.record("bcrypt cost \(cost) was accepted")
+            } catch {
+                #expect(error.description == "bcrypt cost \(cost): 4 to 12 here, so that a check stays cheap")
+            }
         }
         #expect(throws: ImportedPasswordHash.Invalid.self) {
             try ImportedPasswordHash(algorithm: .bcrypt, parameters: .init(), hash: Data("not bcrypt".utf8), salt: Data())

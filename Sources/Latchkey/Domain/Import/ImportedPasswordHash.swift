@@ -5,11 +5,16 @@ import HummingbirdBcrypt
 /// A password hash made by another system, kept until the user's first sign-in replaces it with this server's own:
 /// the algorithm, its parameters, the hash and the user's salt.
 ///
-/// The parameters are bounded so that a hostile hash configuration cannot make a sign-in eat the server's memory or
-/// CPU: scrypt at most 64 MiB per lane and 256 MiB of mixing per check, PBKDF2 at most 120,000 HMAC blocks
-/// (iterations × output blocks; Firebase's own limit on iterations), digests at most 8,192 rounds, bcrypt at most
-/// cost 14; keys, salts and hashes at most 1 KiB. A derived hash must be at least 16 bytes, so that a wrong password
-/// never matches by chance. Decoding a stored record checks all of this again.
+/// The parameters are bounded by what Firebase produces, so that one check costs at most a few times a check of this
+/// server's own bcrypt (about 0.2 s at the default cost 11) and a hostile configuration cannot make sign-ins eat the
+/// server's memory or CPU: Firebase's `SCRYPT` within its own ranges (rounds 8 and memory cost 14, its projects'
+/// parameters, mix 16 MiB); `STANDARD_SCRYPT` at most four times that (128 × N × r × p bytes mixed: 64 MiB, which
+/// still takes scrypt's common N = 2^16, r = 8, p = 1); bcrypt at most cost 12, which frameworks choose at most by
+/// default (each step doubles the time, and cost 14 took 1.5 s); PBKDF2 at most 120,000 HMAC blocks (iterations ×
+/// output blocks; Firebase's own limit on iterations); digests at most 8,192 rounds (Firebase's limit); keys, salts
+/// and hashes at most 1 KiB. A derived hash must be at least 16 bytes, so that a wrong password never matches by
+/// chance. Decoding a stored record checks all of this again: a hash imported under looser bounds opens nothing, and
+/// its owner resets the password.
 package struct ImportedPasswordHash: Codable, Sendable, Equatable {
     package let algorithm: PasswordHashAlgorithm
     package let parameters: PasswordHashParameters
@@ -35,11 +40,11 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
     }
 
     static let maximumBytes = 1024
-    static let maximumScryptMemory: UInt64 = 64 << 20
-    static let maximumScryptWork: UInt64 = 256 << 20
+    /// Bytes scrypt mixes in one check (128 × N × r × p): four times Firebase's own `SCRYPT` at its maximum.
+    static let maximumScryptWork: UInt64 = 64 << 20
     static let maximumPBKDF2Iterations = 120_000
     static let maximumDigestRounds = 8192
-    static let maximumBcryptCost = 14
+    static let maximumBcryptCost = 12
     static let shortestDerivedHash = 16
 
     /// Checks the configuration and the user's hash and salt against the algorithm's rules and the bounds above.
@@ -87,9 +92,8 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
             let r = try require(p.blockSize, in: 1...64, "blockSize")
             let parallel = try require(p.parallelization, in: 1...16, "parallelization")
             try require(p.derivedKeyLength, in: shortestDerivedHash...maximumBytes, "dkLen")
-            let memory = 128 * UInt64(n) * UInt64(r)
-            guard memory <= maximumScryptMemory, memory * UInt64(parallel) <= maximumScryptWork else {
-                throw Invalid("cpuMemCost × blockSize: at most \(maximumScryptMemory >> 20) MiB, and × parallelization \(maximumScryptWork >> 20) MiB")
+            guard 128 * UInt64(n) * UInt64(r) * UInt64(parallel) <= maximumScryptWork else {
+                throw Invalid("cpuMemCost × blockSize × parallelization × 128 bytes: at most \(maximumScryptWork >> 20) MiB")
             }
             // OpenSSL's (and RFC 7914's) rule: N below 2^(16·r).
             guard r >= 4 || n < 1 << (16 * r) else { throw Invalid("cpuMemCost: below 2^(16 × blockSize)") }
@@ -133,13 +137,13 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
             let memoryCost = UInt64(clamping: p.memoryCost ?? 0), rounds = UInt64(clamping: p.rounds ?? 0)
             let key = KeyDerivation.scrypt(
                 password, salt: salt + Array(p.saltSeparator ?? Data()), n: 1 << memoryCost, r: rounds, p: 1, length: 32,
-                maximumMemory: Self.maximumScryptMemory * 2)
+                maximumMemory: Self.maximumScryptWork * 2)
             return key.flatMap { KeyDerivation.aes256CTR(Array(p.signerKey ?? Data()), key: $0) }
         case .standardScrypt:
             return KeyDerivation.scrypt(
                 password, salt: salt, n: UInt64(clamping: p.cpuMemCost ?? 0), r: UInt64(clamping: p.blockSize ?? 0),
                 p: UInt64(clamping: p.parallelization ?? 0),
-                length: p.derivedKeyLength ?? 0, maximumMemory: Self.maximumScryptMemory * 2)
+                length: p.derivedKeyLength ?? 0, maximumMemory: Self.maximumScryptWork * 2)
         case .pbkdf2SHA256:
             return KeyDerivation.pbkdf2(password, salt: salt, iterations: p.rounds ?? 0, digest: .sha256, length: hash.count)
         case .pbkdfSHA1:
@@ -187,7 +191,7 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
               bytes[6] == UInt8(ascii: "$"), let cost = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
               bytes[4..<6].allSatisfy({ (0x30...0x39).contains($0) })
         else { throw Invalid("passwordHash: not a bcrypt hash ($2a$, $2b$ or $2y$)") }
-        guard (4...maximumBcryptCost).contains(cost) else { throw Invalid("bcrypt cost \(cost): 4 to \(maximumBcryptCost) here") }
+        guard (4...maximumBcryptCost).contains(cost) else { throw Invalid("bcrypt cost \(cost): 4 to \(maximumBcryptCost) here, so that a check stays cheap") }
         return prefix == "$2y$" ? Data("$2b$".utf8) + hash.dropFirst(4) : hash
     }
 
