@@ -42,7 +42,7 @@ package func buildApplication(
     let observability = configuration.observability
     let metricsEndpoint = MetricsController(metrics: metrics, store: store, clock: clock)
 
-    let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret)
+    let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret, limits: configuration.security.passwordHashing)
     let minter = SessionMinter(tokens: tokens, secret: secret)
     let secondFactors = configuration.secondFactors.policy
     let finisher = SignInFinisher(minter: minter, secondFactors: secondFactors)

@@ -113,12 +113,10 @@ package struct PasswordAccounts: Sendable {
         let failureLimits = caller.limits([.init(.passwordPerIP, caller.ipAddress), .init(.passwordPerEmail, email.value)])
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]) + failureLimits, email: email, requester: requester)
         let account = try await store.read { try await $0.account(email: email) }
-        guard let account, let passwordHash = account.passwordHash else {
-            try await hasher.verifyDecoy(password)
+        guard try await check(password, against: account?.passwordHash, for: email, counted: failureLimits), let account,
+            let passwordHash = account.passwordHash
+        else {
             throw enumerationProtection ? SignInError.invalidLoginCredentials : account == nil ? .emailNotFound : .invalidPassword
-        }
-        guard try await hasher.verify(password, against: passwordHash) else {
-            throw enumerationProtection ? SignInError.invalidLoginCredentials : .invalidPassword
         }
         let upgradedHash = hasher.needsRehash(passwordHash, password: password) ? try await hasher.hash(password) : nil
         let now = clock.now
@@ -136,5 +134,20 @@ package struct PasswordAccounts: Sendable {
         let finished = try verdict.get()
         logger.debug("Password sign-in", metadata: ["account": "\(finished.user.account.id)"])
         return try finisher.result(for: finished)
+    }
+
+    /// Checks `password` against `hash`, or spends a decoy check's time when there is none. An attempt the hashing line
+    /// turned away (`PasswordHashingBusy`) was never checked: its count on the wrong-password `limits` is given back.
+    private func check(_ password: String, against hash: String?, for email: EmailAddress, counted limits: [RateLimiter.Check]) async throws -> Bool {
+        do {
+            guard let hash else {
+                try await hasher.verifyDecoy(password, for: email)
+                return false
+            }
+            return try await hasher.verify(password, against: hash, for: email)
+        } catch let busy as PasswordHashingBusy {
+            try await store.write { transaction in try await limiter.uncount(limits, in: transaction) }
+            throw busy
+        }
     }
 }

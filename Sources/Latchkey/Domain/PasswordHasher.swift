@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
-import NIOPosix
 import Synchronization
 
 /// Hashes and checks passwords with bcrypt, off the event loops and the cooperative pool (a hash takes
-/// tens of milliseconds by design).
+/// tens of milliseconds by design), through a bounded line (`PasswordHashingQueue`): when it is full, or one address
+/// already has its share of checks, the request is refused with `PasswordHashingBusy` before anything is changed.
 ///
 /// bcrypt reads its input up to the first NUL byte and at most 72 bytes. A password it reads whole (at most 72 UTF-8
 /// bytes; new passwords have no control characters) is hashed as it is: standard bcrypt, which any other system, Firebase's
@@ -26,33 +26,29 @@ package final class PasswordHasher: Sendable {
 
     let cost: UInt8
     let secret: ServerSecret
+    private let queue: PasswordHashingQueue
     /// A hash of a random password at the same cost, made on first use.
     private let decoy = Mutex<String?>(nil)
 
-    package init(cost: Int, secret: ServerSecret) {
+    package init(cost: Int, secret: ServerSecret, limits: PasswordHashingLimits = PasswordHashingLimits()) {
         self.cost = UInt8(clamping: cost)
         self.secret = secret
+        self.queue = PasswordHashingQueue(limits: limits)
     }
 
-    /// Spends the time of one real check, so that "no such account" cannot be told from "wrong password" by timing.
-    package func verifyDecoy(_ password: String) async throws {
-        let hash: String
-        if let cached = decoy.withLock({ $0 }) {
-            hash = cached
-        } else {
-            hash = try await self.hash(ServerSecret.makeToken())
-            decoy.withLock { $0 = hash }
-        }
-        _ = try await verify(password, against: hash)
+    /// Spends the time of one real check, so that "no such account" cannot be told from "wrong password" by timing, and
+    /// takes the same place in the line as a check of `address`'s password would.
+    package func verifyDecoy(_ password: String, for address: EmailAddress? = nil) async throws {
+        _ = try await queue.run(for: address?.value) { self.check(password, against: self.decoyHash()) }
     }
 
     package func hash(_ password: String) async throws -> String {
         let cost = cost
         guard Self.fitsBcrypt(password) else {
             let input = Self.prehashed(password)
-            return try await NIOThreadPool.singleton.runIfActive { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
+            return try await queue.run(for: nil) { Self.prehashedPrefix + Bcrypt.hash(input, cost: cost) }
         }
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await queue.run(for: nil) { Bcrypt.hash(password, cost: cost) }
     }
 
     /// What the store keeps for an imported hash: sealed, so that its signer key is never readable at rest.
@@ -60,32 +56,44 @@ package final class PasswordHasher: Sendable {
         Self.importedPrefix + (try secret.seal(Array(try JSONEncoder().encode(imported)), for: .importedPassword)).base64EncodedString()
     }
 
-    /// Whether `password` is exactly the one `hash` was made from.
-    package func verify(_ password: String, against hash: String) async throws -> Bool {
+    /// Whether `password` is exactly the one `hash` was made from; `address`, the account's, bounds how many checks of
+    /// one account's password take places in the line at once.
+    package func verify(_ password: String, against hash: String, for address: EmailAddress? = nil) async throws -> Bool {
+        try await queue.run(for: address?.value) { self.check(password, against: hash) }
+    }
+
+    /// The check itself, on a thread of the pool.
+    private func check(_ password: String, against hash: String) -> Bool {
         if hash.hasPrefix(Self.importedPrefix) {
             // A hash this server cannot open (another server secret) opens nothing; the user resets the password.
             let imported = Data(base64Encoded: String(hash.dropFirst(Self.importedPrefix.count)))
                 .flatMap { try? secret.open($0, for: .importedPassword) }
                 .flatMap { try? JSONDecoder().decode(ImportedPasswordHash.self, from: $0) }
-            var matched = false
-            if let imported { matched = try await NIOThreadPool.singleton.runIfActive { imported.matches(password) } }
+            let matched = imported?.matches(password) ?? false
             // A digest takes microseconds: with the decoy's bcrypt an imported account answers no sooner than any other,
             // so that enumeration protection does not give away which accounts were imported.
-            try await verifyDecoy(password)
+            _ = check(password, against: decoyHash())
             return matched
         }
-        let (input, stored): (String, String)
         if hash.hasPrefix(Self.prehashedPrefix) {
-            (input, stored) = (Self.prehashed(password), String(hash.dropFirst(Self.prehashedPrefix.count)))
-        } else if Self.fitsBcrypt(password) {
-            (input, stored) = (password, hash)
-        } else {
+            return Bcrypt.verify(Self.prehashed(password), hash: String(hash.dropFirst(Self.prehashedPrefix.count)))
+        }
+        guard Self.fitsBcrypt(password) else {
             // A plain hash cannot tell this password from its truncation: refuse it, after the same work as a check.
-            (input, stored) = (Self.prehashed(password), hash)
-            _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
+            _ = Bcrypt.verify(Self.prehashed(password), hash: hash)
             return false
         }
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: stored) }
+        return Bcrypt.verify(password, hash: hash)
+    }
+
+    /// The decoy's hash, made on the pool's thread the first time (two first checks at once may each make one).
+    private func decoyHash() -> String {
+        if let cached = decoy.withLock({ $0 }) { return cached }
+        let made = Bcrypt.hash(ServerSecret.makeToken(), cost: cost)
+        return decoy.withLock { cached in
+            if cached == nil { cached = made }
+            return cached ?? made
+        }
     }
 
     /// Whether `hash`, just opened by `password`, should be replaced by a hash made now: an imported one (used at most

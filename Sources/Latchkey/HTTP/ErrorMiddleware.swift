@@ -31,6 +31,15 @@ struct ErrorMiddleware: RouterMiddleware {
             metrics.countRejection(by: error.rule)
             return error
         case let error as HTTPError: return APIError(error)
+        case let error as PasswordHashingBusy:
+            // A full line or a slow one is for the operator (more cores, a smaller passwordHashCost); one address's
+            // attempts beyond its share are that client's affair.
+            if error.reason == .addressBusy {
+                context.logger.debug("Password checks of one address refused", metadata: ["path": "\(request.uri.path)"])
+            } else {
+                context.logger.warning("Password hashing saturated", metadata: ["reason": "\(error.reason.rawValue)", "path": "\(request.uri.path)"])
+            }
+            return error
         case let error as StoreUnavailable:
             context.logger.warning("Store unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIError.unavailable
