@@ -191,7 +191,9 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
               bytes[6] == UInt8(ascii: "$"), let cost = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
               bytes[4..<6].allSatisfy({ (0x30...0x39).contains($0) })
         else { throw Invalid("passwordHash: not a bcrypt hash ($2a$, $2b$ or $2y$)") }
-        guard (4...maximumBcryptCost).contains(cost) else { throw Invalid("bcrypt cost \(cost): 4 to \(maximumBcryptCost) here, so that a check stays cheap") }
+        guard (4...maximumBcryptCost).contains(cost) else {
+            throw Invalid("bcrypt cost \(cost): 4 to \(maximumBcryptCost) here, so that a check stays cheap")
+        }
         return prefix == "$2y$" ? Data("$2b$".utf8) + hash.dropFirst(4) : hash
     }
 
