@@ -16,7 +16,7 @@ struct CoolOffCommand: AsyncParsableCommand {
 
         func run() async throws {
             let configuration = try await options.load()
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let store = try await openExistingStore(configuration).store
             let now = Date()
             let coolOffs = try await store.read { try await $0.coolOffs(at: now) }
             guard !coolOffs.isEmpty else {
@@ -43,7 +43,7 @@ struct CoolOffCommand: AsyncParsableCommand {
         func run() async throws {
             guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
             let configuration = try await options.load()
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let store = try await openExistingStore(configuration).store
             let lifted = try await CoolOffs.lift(address, in: store, at: Date())
             print(lifted ? "lifted the cool-off of \(address.value.displaySafe)" : "\(address.value.displaySafe) was not on cool-off")
         }

@@ -26,7 +26,7 @@ struct CopyCommand: AsyncParsableCommand {
         do {
             let sourceSecret = try ServerSecret.load(source.security, creatingIfMissing: false)
             let targetSecret = try secret(ofTarget: target)
-            let origin = try await makeStore(source, logger: logger)
+            let origin = try await makeStore(source, creatingIfMissing: false, logger: logger)
             let destination = try await makeStore(target, logger: logger)
             summaries = (origin.summary, destination.summary)
             counts = try await StoreCopier(from: origin.store, secret: sourceSecret, to: destination.store, secret: targetSecret, logger: logger)

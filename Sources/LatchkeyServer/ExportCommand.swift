@@ -26,7 +26,7 @@ struct ExportCommand: AsyncParsableCommand {
         let configuration = try await options.load()
         let summary: FirebaseExport.Summary
         do {
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let store = try await openExistingStore(configuration).store
             let (exported, counted) = try await FirebaseExport.file(of: store)
             try writeNewPrivateFile(try exported.json(), to: URL(fileURLWithPath: file))
             summary = counted

@@ -20,13 +20,13 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
+        // Imported hashes are sealed under the server secret of the store they go into: both must exist already.
+        let secret = try existingServerSecret(configuration)
+        let store = try await openExistingStore(configuration).store
         let report: FirebaseImport.Report
         do {
             let file = try FirebaseExportFile.read(try Self.contents(of: firebase), named: firebase)
             let hashing = try hashConfig.map { try FirebaseHashConfig(String(decoding: try Self.contents(of: $0), as: UTF8.self)) }
-            // Imported hashes are sealed under the server secret: found, or made, as `serve` would.
-            let secret = try ServerSecret.load(configuration.security, creatingIfMissing: configuration.mode == .development)
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
             let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret)
             let clock = SystemWallClock()
             report = try await FirebaseImport(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock)

@@ -18,7 +18,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let configuration = try await options.load()
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let store = try await openExistingStore(configuration).store
             let schedule = SigningKeySchedule(try await store.read { try await $0.signingKeys() })
             guard !schedule.keys.isEmpty else {
                 print("no signing keys in the store: run `latchkey init` once with the same --config")
@@ -47,14 +47,8 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let configuration = try await options.load()
-            let secret: ServerSecret
-            do {
-                secret = try ServerSecret.load(configuration.security, creatingIfMissing: false)
-            } catch let error as StartupError {
-                printError("latchkey: \(error)")
-                throw ExitCode.failure
-            }
-            let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+            let secret = try existingServerSecret(configuration)
+            let store = try await openExistingStore(configuration).store
             let tokens = configuration.tokens
             let key = try await SigningKeyVault(store: store, secret: secret).rotate(
                 tokens.algorithm, delay: TimeInterval(tokens.rotationDelaySeconds), now: Date())

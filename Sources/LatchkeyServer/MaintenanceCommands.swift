@@ -12,7 +12,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let opened = try await makeStore(configuration, logger: Logger(label: "latchkey"))
+        let opened = try await openExistingStore(configuration)
         if opened.appliedMigrations.isEmpty {
             print("\(opened.summary): schema is current")
         } else {
@@ -42,7 +42,7 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         guard let address = EmailAddress(email) else { throw ValidationError("\(email) is not an email address") }
         let configuration = try await options.load()
-        let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+        let store = try await openExistingStore(configuration).store
         let now = Date()
         let (events, coolOff) = try await store.read { [limit] in
             (try await $0.auditEvents(email: address, limit: limit), try await $0.coolOff(for: address, at: now))

@@ -18,7 +18,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let store = try await makeStore(configuration, logger: Logger(label: "latchkey")).store
+        let store = try await openExistingStore(configuration).store
         if retryFailed {
             // Due now by the clock the running servers judge claims by (PostgreSQL's, when the store is shared).
             let count = try await store.write { tx in try await tx.retryFailedMessages(now: try await tx.outboxNow(hostNow: Date())) }

@@ -14,7 +14,7 @@ struct SweepCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await options.load()
-        let outcome = try await makeStore(configuration, logger: Logger(label: "latchkey")).sweeper.sweep()
+        let outcome = try await openExistingStore(configuration).sweeper.sweep()
         print("rows\tremoved")
         for rows in ExpiringRows.allCases {
             print("\(rows.rawValue)\t\(outcome.failures[rows] == nil ? "\(outcome.removed[rows] ?? 0)" : "failed")")

@@ -10,6 +10,7 @@ import time
 from datetime import datetime, timedelta
 
 import jwt
+import pytest
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -213,3 +214,31 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
     server.start()
     refreshed = refresh(server, signed_in.json()["refreshToken"])
     assert refreshed.status_code == 200, refreshed.text
+
+
+@pytest.mark.parametrize("arguments", [
+    ["export", "--format", "firebase", "out.json"], ["import", "--firebase", "users.json"], ["audit", "--email", "a@example.com"],
+    ["outbox"], ["sweep"], ["migrate"], ["keys", "list"], ["cool-off", "list"],
+])
+def test_maintenance_commands_run_elsewhere_refuse_a_missing_store_and_create_nothing(start_latchkey, tmp_path, arguments):
+    """Relative paths in the file resolve from the working directory: a command run from another directory finds no
+    store there, and says so (with the path it looked for and the directory) rather than answer from a new, empty one."""
+    server = start_latchkey()
+    server.stop()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "users.json").write_text('{"users": []}')
+    result = latchkey(*arguments, "--config", str(server.directory / "latchkey.json"), cwd=elsewhere)
+    assert result.returncode == 1, result
+    assert f"relative to the working directory {elsewhere}" in result.stderr, result.stderr
+    looked_for = "no SQLite store at" if arguments[0] != "import" else "no server secret at"
+    assert looked_for in result.stderr and str(elsewhere / "data") in result.stderr, result.stderr
+    assert sorted(path.name for path in elsewhere.iterdir()) == ["users.json"]  # no new database, secret or export
+
+
+def test_maintenance_commands_name_the_store_they_used(start_latchkey):
+    server = start_latchkey()
+    server.stop()
+    result = latchkey("outbox", "--config", "latchkey.json", cwd=server.directory)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0].startswith("store: data/latchkey.sqlite ("), result.stderr

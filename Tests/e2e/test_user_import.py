@@ -250,6 +250,14 @@ def reported(result):
     return [line for line in result.stdout.splitlines() if not line.startswith("note: ")]
 
 
+def initialized(start_latchkey, name="latchkey"):
+    """A server not yet started, with the store and server secret `latchkey init` creates (which `import` needs)."""
+    server = start_latchkey(name, adminTokens=[ADMIN_TOKEN], started=False)
+    result = command(server, "init")
+    assert result.returncode == 0, result
+    return server
+
+
 def import_file(server, name, content, *options):
     (server.directory / name).write_text(content)
     (server.directory / "hash.txt").write_text(CONSOLE_HASH_CONFIG)
@@ -270,7 +278,7 @@ def assert_imported_users_sign_in(server):
 
 @pytest.mark.parametrize("name", ["users.json", "users.csv"])
 def test_latchkey_import_reads_firebase_exports_and_runs_again_without_changes(start_latchkey, name):
-    server = start_latchkey(adminTokens=[ADMIN_TOKEN], started=False)
+    server = initialized(start_latchkey)
     users = firebase_users()
     content = json.dumps({"users": users}, indent=2) if name.endswith(".json") else "".join(map(csv_line, users))
     first = import_file(server, name, content)
@@ -296,7 +304,7 @@ def test_latchkey_import_reads_firebase_exports_and_runs_again_without_changes(s
 
 
 def test_latchkey_import_refuses_an_unreadable_file_or_hash_config_and_imports_nothing(start_latchkey):
-    server = start_latchkey(adminTokens=[ADMIN_TOKEN], started=False)
+    server = initialized(start_latchkey)
     (server.directory / "hash.txt").write_text("hash_config {\n  algorithm: SCRYPT,\n  rounds: 8,\n  mem_cost: 99,\n}\n")
     (server.directory / "users.json").write_text(json.dumps({"users": firebase_users()}))
     refused = command(server, "import", "--firebase", "users.json", "--hash-config", "hash.txt")
@@ -341,7 +349,7 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
         assert set(user) <= {"localId", "email", "emailVerified", "passwordHash", "salt", "displayName", "photoUrl", "createdAt",
                              "lastSignedInAt", "phoneNumber", "disabled", "customAttributes", "providerUserInfo"}, user
 
-    new = start_latchkey("new", adminTokens=[ADMIN_TOKEN], started=False)
+    new = initialized(start_latchkey, "new")
     (new.directory / "export.json").write_text(path.read_text())
     (new.directory / "bcrypt.txt").write_text("hash_config {\n  algorithm: BCRYPT,\n}\n")
     moved = command(new, "import", "--firebase", "export.json", "--hash-config", "bcrypt.txt")
@@ -361,7 +369,7 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
 
 def test_a_user_with_second_factors_is_refused_rather_than_imported_without_them(start_latchkey):
     """Current firebase-tools exports phone second factors (`mfaInfo`); Latchkey has no SMS, so the user is listed."""
-    server = start_latchkey(adminTokens=[ADMIN_TOKEN], started=False)
+    server = initialized(start_latchkey)
     users = [{"localId": "sms", "email": "sms@example.com", "emailVerified": True,
               "mfaInfo": [{"mfaEnrollmentId": "e1", "phoneInfo": "+15555550100"}]}, {"localId": "plain", "email": "plain@example.com"}]
     result = import_file(server, "users.json", json.dumps({"users": users}))

@@ -18,7 +18,8 @@ extension ServerSecret {
         }
         guard creatingIfMissing else {
             throw StartupError(
-                "no server secret at \(url.path) (security.serverSecretFile): run `latchkey init` once with the same --config, "
+                "no server secret at \(url.path) (security.serverSecretFile \"\(configuration.serverSecretFile)\""
+                    + "\(relativePathNote(configuration.serverSecretFile))): run `latchkey init` once with the same --config, "
                     + "or give it in LATCHKEY_SECURITY_SERVER_SECRET")
         }
         let material = randomBytes(32)

@@ -18,11 +18,23 @@ package struct OpenedStore: Sendable {
 }
 
 /// Opens the configured store, migrating it first. The one place that knows which stores there are.
-package func makeStore(_ configuration: AppConfiguration, clock: any WallClock = SystemWallClock(), logger: Logger) async throws -> OpenedStore {
+///
+/// Only `serve`, `latchkey init` (and a copy's target) may create a SQLite file: every other command passes
+/// `creatingIfMissing: false`, so one run from another directory, where the relative `storage.sqlite.path` names a
+/// file that is not there, is refused rather than answered from a new, empty database.
+package func makeStore(
+    _ configuration: AppConfiguration, creatingIfMissing: Bool = true, clock: any WallClock = SystemWallClock(), logger: Logger
+) async throws -> OpenedStore {
     let storage = configuration.storage
     let policy = RetentionPolicy(auditRetentionDays: configuration.observability.auditRetentionDays)
     switch storage.kind {
     case .sqlite:
+        if !creatingIfMissing, !FileManager.default.fileExists(atPath: storage.sqlitePath) {
+            throw StartupError(
+                "no SQLite store at \(URL(fileURLWithPath: storage.sqlitePath).path) (storage.sqlite.path \"\(storage.sqlitePath)\""
+                    + "\(relativePathNote(storage.sqlitePath))): run the command where `serve` runs, or give the path absolute; "
+                    + "only `serve` and `latchkey init` create a store")
+        }
         // Opening migrates and syncs the file: a blocking wait that must not hold a cooperative thread.
         let store = try await NIOThreadPool.singleton.runIfActive { try SQLiteStore(path: storage.sqlitePath, synchronous: storage.synchronous) }
         let sweeper = ExpiredRowSweeper(store: store, clock: clock, policy: policy, logger: logger)
