@@ -12,12 +12,14 @@ import json
 import subprocess
 import threading
 import time
+import uuid
+from pathlib import Path
 
 import jwt
 import requests
 
-from harness import (API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, SHARED_PUBLIC_URL, code_of, complete, error_message, link_request, post,
-                     read_link, refresh, send)
+from harness import (API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, SHARED_PUBLIC_URL, code_of, command, complete, error_message, link_request,
+                     post, read_link, refresh, send)
 
 
 def test_a_link_sent_through_one_instance_completes_through_another_and_refreshes_through_a_third(start_instances):
@@ -214,3 +216,38 @@ def test_a_restart_of_postgresql_during_traffic_fails_requests_cleanly_and_loses
         signed_in = complete(instances[number % len(instances)], address, code_of(link))
         assert signed_in.status_code == 200, (address, signed_in.text)
     print(f"{dict(statuses)} over {len(instances)} instances; {len(acknowledged)} acknowledged links all sent")
+
+
+def readme_database_setup(role, password):
+    """The SQL the README gives for Latchkey's role and database, for `role` (its name stands for both) and `password`."""
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("<!-- postgres-setup -->", 1)[1].split("```sql", 1)[1].split("```", 1)[0]
+    return [statement.strip().replace("latchkey", role).replace("a long random password", password)
+            for statement in block.split(";") if statement.strip()]
+
+
+def test_the_documented_role_and_database_are_enough_and_a_refused_password_is_named_at_once(
+        start_latchkey, postgres_server, monkeypatch):
+    port, directory = postgres_server
+    role = "lk_" + uuid.uuid4().hex[:12]
+    psql = ["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "latchkey", "-d", "postgres", "-v", "ON_ERROR_STOP=1"]
+    for statement in readme_database_setup(role, "right password"):
+        subprocess.run([*psql, "-c", statement], check=True, capture_output=True, timeout=30)
+    # The test server trusts every local login; this role must show its password, as in a real deployment.
+    hba = Path(directory) / "data" / "pg_hba.conf"
+    hba.write_text(f"host all {role} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+    subprocess.run([*psql, "-c", "SELECT pg_reload_conf()"], check=True, capture_output=True, timeout=30)
+
+    server = start_latchkey(started=False, storage={"kind": "postgres", "postgres": {
+        "host": "127.0.0.1", "port": port, "database": role, "user": role, "passwordEnv": "LK_PG_PASSWORD", "tls": "disable"}})
+    monkeypatch.setenv("LK_PG_PASSWORD", "wrong password")
+    started = time.monotonic()
+    refused = command(server, "migrate")
+    assert refused.returncode == 1, refused
+    assert f'refused user "{role}" with the password in LK_PG_PASSWORD (storage.postgres.passwordEnv)' in refused.stderr, refused.stderr
+    assert time.monotonic() - started < 5  # not after the pool's retries, at its deadline
+
+    monkeypatch.setenv("LK_PG_PASSWORD", "right password")
+    server.start()  # migrates, as the role the README creates
+    send(server, "alice@example.com")
+    assert complete(server, "alice@example.com", code_of(read_link(server, 1))).status_code == 200

@@ -24,6 +24,8 @@ package struct PostgresSettings: Sendable, Equatable {
     package var database: String
     package var user: String
     package var password: String?
+    /// The environment variable the password came from, for a message when PostgreSQL refuses it.
+    package var passwordEnv: String?
     package var tls: TLSMode
     package var caFile: String?
     package var poolSize: Int
@@ -31,13 +33,14 @@ package struct PostgresSettings: Sendable, Equatable {
 
     package init(
         host: String = "127.0.0.1", port: Int = 5432, database: String = "latchkey", user: String = "latchkey", password: String? = nil,
-        tls: TLSMode = .disable, caFile: String? = nil, poolSize: Int = 10, connectTimeoutSeconds: Int = 5
+        passwordEnv: String? = nil, tls: TLSMode = .disable, caFile: String? = nil, poolSize: Int = 10, connectTimeoutSeconds: Int = 5
     ) {
         self.host = host
         self.port = port
         self.database = database
         self.user = user
         self.password = password
+        self.passwordEnv = passwordEnv
         self.tls = tls
         self.caFile = caFile
         self.poolSize = poolSize
@@ -66,6 +69,7 @@ package struct PostgresSettings: Sendable, Equatable {
         user = read.string("storage.postgres.user") ?? user
         if let variable = read.string("storage.postgres.passwordEnv") {
             password = environment[variable]
+            passwordEnv = variable
             if password == nil { read.problems.add("storage.postgres.passwordEnv", "environment variable \(variable) is not set") }
         }
         tls = read.choice("storage.postgres.tls", default: TLSMode.verifyFull)

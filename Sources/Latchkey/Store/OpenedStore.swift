@@ -47,7 +47,10 @@ package func makeStore(
         let connections = PostgresClientService(pool: store.pool)
         let applied: [String]
         do {
-            applied = try await withDeadline(seconds: settings.connectTimeoutSeconds + 5) { try await store.migrate() }
+            applied = try await withDeadline(seconds: settings.connectTimeoutSeconds + 5) {
+                try await PostgresStore.refusePermanentRefusals(settings, logger: logger)
+                return try await store.migrate()
+            }
         } catch let error as StartupError {
             throw error
         } catch {

@@ -15,7 +15,9 @@ import Testing
             #expect(configuration.storage.kind == .postgres)
             #expect(
                 configuration.storage.postgres
-                    == PostgresSettings(host: "db.internal", port: 6543, database: "auth", user: "lk", password: "s3cret", tls: .require, poolSize: 20))
+                    == PostgresSettings(
+                        host: "db.internal", port: 6543, database: "auth", user: "lk", password: "s3cret", passwordEnv: "LK_DB_PASSWORD",
+                        tls: .require, poolSize: 20))
             #expect(configuration.storage.postgres?.displayName == "postgres://lk@db.internal:6543/auth")
         }
     }
@@ -46,6 +48,26 @@ import Testing
             } throws: { error in
                 (error as? StartupError)?.description.contains("postgres://latchkey@127.0.0.1:9/latchkey") == true
             }
+        }
+    }
+
+    /// A refusal that retrying cannot change ends the opening at once, named as what to fix, not as "no answer within
+    /// 35 s" after the pool has retried it for the whole connect timeout.
+    @Test(.enabled(if: PostgresTestServer.address != nil)) func aDatabaseThatDoesNotExistIsNamedAtOnce() async throws {
+        try await withWorkspace { workspace in
+            var settings = try await PostgresTestServer.freshDatabase()
+            var postgres = try #require(settings["storage.postgres"] as? [String: Any])
+            postgres["database"] = "no_such_database"
+            settings["storage.postgres"] = postgres
+            let configuration = try await workspace.configuration(settings)
+            let started = ContinuousClock.now
+            await #expect {
+                _ = try await makeStore(configuration, logger: Logger(label: "test"))
+            } throws: { error in
+                (error as? StartupError)?.description.hasPrefix("storage.postgres.database: PostgreSQL at ") == true
+                    && "\(error)".contains("has no database \"no_such_database\"")
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
 }

@@ -33,18 +33,23 @@ package struct PostgresStore: Store {
     }
 
     private static func tls(_ settings: PostgresSettings) throws -> PostgresClient.Configuration.TLS {
+        tlsConfiguration(settings).map { .require($0) } ?? .disable
+    }
+
+    /// What `storage.postgres.tls` asks of the connection, or nil for none.
+    static func tlsConfiguration(_ settings: PostgresSettings) -> TLSConfiguration? {
         switch settings.tls {
         case .disable:
-            return .disable
+            return nil
         case .require:
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.certificateVerification = .none
-            return .require(tls)
+            return tls
         case .verifyFull:
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.certificateVerification = .fullVerification
             if let caFile = settings.caFile { tls.trustRoots = .file(caFile) }
-            return .require(tls)
+            return tls
         }
     }
 
