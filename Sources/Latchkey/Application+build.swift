@@ -116,7 +116,7 @@ package func buildApplication(
             refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), projectID: configuration.projectID),
         wellKnown: WellKnownController(
             tokens: tokens, store: store, clock: clock, publicURL: configuration.publicURL.absoluteString,
-            openAPIDocument: FileManager.default.contents(atPath: configuration.openAPIDocument).map { ByteBuffer(bytes: $0) }),
+            openAPIDocument: openAPIDocument(configuration, logger: logger)),
         action: ActionController(
             inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
             apps: configuration.apps, pages: pages, appName: configuration.appName, publicURL: configuration.publicURL),
@@ -163,4 +163,16 @@ package func buildApplication(
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
         ])
     return app
+}
+
+/// The document `GET /openapi.json` serves, read once; without one the route answers 404, which the start-up log says
+/// with the path looked for (a relative one resolves from the working directory, `/var/lib/latchkey` under systemd).
+private func openAPIDocument(_ configuration: AppConfiguration, logger: Logger) -> ByteBuffer? {
+    guard let document = FileManager.default.contents(atPath: configuration.openAPIDocument) else {
+        logger.warning(
+            "No OpenAPI document: GET /openapi.json answers 404",
+            metadata: ["openAPIDocument": "\(URL(fileURLWithPath: configuration.openAPIDocument).path)"])
+        return nil
+    }
+    return ByteBuffer(bytes: document)
 }

@@ -55,19 +55,34 @@ struct Serve: AsyncParsableCommand {
         } catch let error as StartupError {
             printError("latchkey: \(error)")
             throw ExitCode.failure
+        } catch {
+            guard let failure = configuration.server.listenFailure(error) else { throw error }
+            printError("latchkey: \(failure)")
+            throw ExitCode.failure
         }
     }
 }
 
 struct CheckConfig: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Validate a configuration file and print every problem with its key.")
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a configuration file and print every problem with its key, and what else `serve` would refuse.")
 
     @OptionGroup var options: ConfigOption
+
+    @Flag(help: "Also open the store as `serve` does (connecting to PostgreSQL, applying pending migrations) and look for its signing key.")
+    var connect = false
 
     func run() async throws {
         let configuration = try await options.load()
         for warning in configuration.identityProviders.warnings { printError("warning: \(warning)") }
-        print("\(options.config): OK")
+        var logger = Logger(label: "latchkey") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning  // PostgreSQL's connection attempts are the refusal's to tell
+        let refusals = await serveRefusals(configuration, connect: connect, logger: logger)
+        guard refusals.isEmpty else {
+            printError("\(options.config): `serve` would refuse to start:\n" + refusals.map { "  - \($0)" }.joined(separator: "\n"))
+            throw ExitCode.failure
+        }
+        print("\(options.config): OK" + (connect ? "" : " (the store was not opened: --connect opens it)"))
     }
 }
 

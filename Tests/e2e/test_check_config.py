@@ -2,19 +2,26 @@
 
 import json
 import os
+import shutil
 import subprocess
+import time
 from pathlib import Path
+
+import requests
+
+from harness import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build" / "debug" / "latchkey"))
 
 
-def check(config_path, command="check-config", **variables):
-    """Runs `command` on the file with no LATCHKEY_ variable but `variables` (which the server would read as settings)."""
+def check(config_path, command="check-config", *options, cwd=None, **variables):
+    """Runs `command` on the file with no LATCHKEY_ variable but `variables` (which the server would read as settings),
+    from `cwd` (relative paths resolve from it), by default the file's directory."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")} | variables
     return subprocess.run(
-        [str(BINARY), command, "--config", str(config_path)], capture_output=True, text=True, timeout=30, env=env,
-        cwd=Path(config_path).parent,  # relative data paths, should `serve` get that far, stay beside the file
+        [str(BINARY), command, *options, "--config", str(config_path)], capture_output=True, text=True, timeout=30, env=env,
+        cwd=cwd or Path(config_path).parent,  # relative data paths, should `serve` get that far, stay beside the file
     )
 
 
@@ -24,10 +31,11 @@ def embedded_default(**changes):
 
 
 def test_shipped_configurations_are_valid():
-    for name in ["latchkey.json", "production.example.json"]:
-        result = check(REPO / "config" / name)
-        assert result.returncode == 0, result.stderr
-        assert "OK" in result.stdout
+    # The development file is used from the repository's root (scripts/run); the production example is checked as
+    # installed by test_the_documented_install_starts.
+    result = check(REPO / "config" / "latchkey.json", cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert "OK" in result.stdout
 
 
 def test_every_problem_is_named_by_its_key(tmp_path):
@@ -101,7 +109,7 @@ def test_a_sender_derived_from_the_public_url_says_so(tmp_path):
 def test_the_embedded_default_works_with_either_transport():
     config = REPO / "config" / "latchkey.json"
     for variables in [{}, {"LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_MAIL_SMTP_URL": "smtp://127.0.0.1:2525"}]:
-        result = check(config, **variables)
+        result = check(config, cwd=REPO, **variables)
         assert result.returncode == 0, (variables, result.stderr)
         assert "OK" in result.stdout
 
@@ -115,3 +123,57 @@ def test_an_oidc_provider_trusted_about_addresses_is_warned_of(tmp_path):
     assert "OK" in result.stdout
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "identityProviders.0.emailTrust" in warnings[0] and "oidc.corp" in warnings[0], result.stderr
+
+
+def test_check_config_says_what_serve_would_refuse(tmp_path):
+    config = tmp_path / "production.json"
+    settings = embedded_default(mode="production", templatesDirectory="no-templates-here")
+    settings["storage"] = {"kind": "postgres", "postgres": {"host": "127.0.0.1", "port": 9, "tls": "disable", "connectTimeoutSeconds": 1}}
+    config.write_text(json.dumps(settings))
+    result = check(config)
+    assert result.returncode == 1, result
+    assert f"{config}: `serve` would refuse to start:" in result.stderr, result.stderr
+    assert f"no server secret at {tmp_path}/data/server-secret" in result.stderr, result.stderr
+    assert f'templatesDirectory "no-templates-here", relative to the working directory {tmp_path}: ' in result.stderr, result.stderr
+    assert "postgres://" not in result.stderr  # the store is opened only when asked
+    connected = check(config, "check-config", "--connect")
+    assert connected.returncode == 1 and "storage.postgres: cannot use postgres://latchkey@127.0.0.1:9/latchkey" in connected.stderr, connected
+
+
+def test_the_documented_install_starts(tmp_path):
+    """The README's deployment section, with its paths under tmp_path: the templates and the OpenAPI document installed
+    in the share directory, the example configuration as /etc/latchkey/latchkey.json, the secrets the section puts in
+    latchkey.env, then `check-config`, `init` and `serve` from the state directory, as the systemd unit runs it."""
+    share, state = tmp_path / "share", tmp_path / "state"
+    shutil.copytree(REPO / "templates", share / "templates")
+    shutil.copy(REPO / "openapi.json", share / "openapi.json")
+    state.mkdir()
+    example = (REPO / "config" / "production.example.json").read_text()
+    config = tmp_path / "latchkey.json"
+    config.write_text(example.replace("/usr/local/share/latchkey", str(share)).replace("/var/lib/latchkey", str(state)))
+    port = free_port()
+    env = {"SMTP_PASSWORD": "from latchkey.env", "LATCHKEY_ADMIN_TOKENS": "a-long-random-admin-token", "LATCHKEY_SERVER_PORT": str(port)}
+
+    before = check(config, cwd=state, **env)
+    assert before.returncode == 1 and "run `latchkey init` once" in before.stderr, before
+    assert check(config, "init", cwd=state, **env).returncode == 0
+    checked = check(config, "check-config", "--connect", cwd=state, **env)
+    assert checked.returncode == 0 and f"{config}: OK" in checked.stdout, checked
+
+    process = subprocess.Popen([str(BINARY), "serve", "--config", str(config)], cwd=state, stderr=subprocess.PIPE, text=True,
+                               env={k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")} | env)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert process.poll() is None, process.stderr.read()
+            try:
+                if requests.get(url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        document = requests.get(url + "/openapi.json", timeout=5)
+        assert document.status_code == 200 and "openapi" in document.json(), document.text
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -4,6 +4,7 @@ import base64
 import hashlib
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import time
@@ -242,3 +243,16 @@ def test_maintenance_commands_name_the_store_they_used(start_latchkey):
     result = latchkey("outbox", "--config", "latchkey.json", cwd=server.directory)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[0].startswith("store: data/latchkey.sqlite ("), result.stderr
+
+
+def test_a_port_in_use_is_named_with_its_key(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = Latchkey(tmp_path / "second", server={"port": port})
+        result = latchkey("serve", "--config", "latchkey.json", cwd=server.directory)
+    assert result.returncode == 1, result
+    assert (f"latchkey: cannot listen on 127.0.0.1:{port} (server.host, server.port): another process is using the port"
+            in result.stderr), result.stderr
+    assert "bind(descriptor:" not in result.stderr, result.stderr

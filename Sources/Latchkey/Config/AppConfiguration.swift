@@ -121,7 +121,7 @@ package struct AppConfiguration: Sendable {
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)
-        guard read.problems.isEmpty, let sender else { throw read.problems }
+        guard read.problems.isEmpty, let sender else { throw read.problems.namingOverrides(in: environment) }
         self.sender = sender
     }
 

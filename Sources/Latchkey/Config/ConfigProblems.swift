@@ -16,6 +16,32 @@ package struct ConfigProblems: Error, Sendable, CustomStringConvertible {
     package var description: String {
         messages.joined(separator: "\n")
     }
+
+    /// The same problems, each of a key an environment variable sets named with that variable: the value at fault is
+    /// the variable's, not the file's.
+    func namingOverrides(in environment: [String: String]) -> ConfigProblems {
+        var named = ConfigProblems()
+        named.messages = messages.map { message in
+            guard let colon = message.firstIndex(of: ":") else { return message }
+            let variable = Self.variable(overriding: String(message[..<colon]))
+            guard environment[variable] != nil else { return message }
+            return "\(message[..<colon]) (set by the environment variable \(variable), which overrides the file)\(message[colon...])"
+        }
+        return named
+    }
+
+    /// `LATCHKEY_` plus the key in upper snake case, as swift-configuration's environment provider names it:
+    /// `server.port` → `LATCHKEY_SERVER_PORT`, `publicURL` → `LATCHKEY_PUBLIC_URL`.
+    static func variable(overriding key: String) -> String {
+        var name = "LATCHKEY_"
+        var previous: Character?
+        for character in key {
+            if let previous, previous.isLowercase, character.isUppercase { name.append("_") }
+            name += character.isLetter || character.isNumber ? character.uppercased() : "_"
+            previous = character
+        }
+        return name
+    }
 }
 
 /// Typed reads that record a wrong type as a problem instead of silently using the default.

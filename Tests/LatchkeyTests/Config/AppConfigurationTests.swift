@@ -14,9 +14,15 @@ import Testing
 
     @Test func theProductionExampleLoads() async throws {
         let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/production.example.json").path
-        let configuration = try await AppConfiguration.load(path: path, environment: [:])
+        // The SMTP password comes from /etc/latchkey/latchkey.env, as the README's deployment section sets it.
+        let configuration = try await AppConfiguration.load(path: path, environment: ["SMTP_PASSWORD": "from latchkey.env"])
         #expect(configuration.mode == .production)
         #expect(configuration.logLevel == .info)
+        // What the README's deployment section says: mail through SMTP, the local nginx trusted, templates as installed.
+        #expect(configuration.mail.transport == .smtp)
+        #expect(configuration.server.trustedProxies.count == 2)
+        #expect(configuration.templatesDirectory == "/usr/local/share/latchkey/templates")
+        #expect(configuration.openAPIDocument == "/usr/local/share/latchkey/openapi.json")
     }
 
     /// Second factors are off by default; the file turns them on and tunes them, within their ranges.

@@ -71,6 +71,6 @@ import Testing
     @Test(arguments: ["latchkey.json", "production.example.json"])
     func theShippedConfigurationsHaveNoUnknownKey(_ name: String) async throws {
         let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/\(name)").path
-        _ = try await AppConfiguration.load(path: path, environment: [:])
+        _ = try await AppConfiguration.load(path: path, environment: ["SMTP_PASSWORD": "from latchkey.env"])
     }
 }

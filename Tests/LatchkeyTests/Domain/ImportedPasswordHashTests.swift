@@ -144,6 +144,19 @@ import Testing
         }
     }
 
+    /// A bcrypt user in a file imported as another algorithm is named as such, not refused for its length.
+    @Test func aBcryptHashUnderAnotherAlgorithmIsNamedAsBcrypt() throws {
+        let example = try ImportedPasswordHash.firebaseExample()
+        let error = #expect(throws: ImportedPasswordHash.Invalid.self) {
+            try ImportedPasswordHash(
+                algorithm: .scrypt, parameters: example.parameters, hash: Data(Bcrypt.hash("pw", cost: 4).utf8), salt: example.salt)
+        }
+        #expect(
+            error?.description
+                == "passwordHash: looks like a BCRYPT hash ($2…), not SCRYPT: one import takes one hash configuration, "
+                + "so import these users in a file of their own with hash algorithm BCRYPT")
+    }
+
     /// The store keeps an imported hash sealed under the server secret; it opens only there, and counts as outdated.
     @Test func thePasswordHasherSealsAndChecksImportedHashes() async throws {
         let secret = ServerSecret(material: Data(repeating: 7, count: 32))

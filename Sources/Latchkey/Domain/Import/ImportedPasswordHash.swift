@@ -52,6 +52,11 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
         try Self.check(algorithm, parameters)
         guard !hash.isEmpty, hash.count <= Self.maximumBytes else { throw Invalid("passwordHash: 1 to \(Self.maximumBytes) bytes") }
         guard salt.count <= Self.maximumBytes else { throw Invalid("salt: at most \(Self.maximumBytes) bytes") }
+        if algorithm != .bcrypt, Self.looksLikeBcrypt(hash) {
+            throw Invalid(
+                "passwordHash: looks like a BCRYPT hash ($2…), not \(algorithm.rawValue): one import takes one hash configuration, "
+                    + "so import these users in a file of their own with hash algorithm BCRYPT")
+        }
         var hash = hash
         switch algorithm {
         case .scrypt:
@@ -76,6 +81,12 @@ package struct ImportedPasswordHash: Codable, Sendable, Equatable {
         self.parameters = parameters
         self.hash = hash
         self.salt = salt
+    }
+
+    /// Whether `hash` is a complete bcrypt string (`$2a$`, `$2b$` or `$2y$`, cost, salt and hash: 60 characters),
+    /// which no other algorithm's derived bytes are.
+    static func looksLikeBcrypt(_ hash: Data) -> Bool {
+        hash.count == 60 && ["$2a$", "$2b$", "$2y$"].contains { hash.starts(with: Data($0.utf8)) }
     }
 
     /// Checks an import's configuration alone, so that a hostile or mistaken one is refused before any user is read.
