@@ -3,6 +3,7 @@
 import base64
 import hashlib
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -16,7 +17,7 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, Latchkey, code_of, complete, read_link, refresh, send
+from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, REPO, Latchkey, code_of, complete, read_link, refresh, send
 
 LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
 
@@ -256,3 +257,14 @@ def test_a_port_in_use_is_named_with_its_key(tmp_path):
     assert (f"latchkey: cannot listen on 127.0.0.1:{port} (server.host, server.port): another process is using the port"
             in result.stderr), result.stderr
     assert "bind(descriptor:" not in result.stderr, result.stderr
+
+
+def test_the_binary_is_the_release_the_readme_documents():
+    """One version: what `latchkey --version` says is the newest release the README's upgrade notes describe, and the
+    README offers no package URL or tag that does not exist."""
+    readme = (REPO / "README.md").read_text()
+    version = latchkey("--version", cwd=REPO).stdout.strip()
+    newest = max((tuple(map(int, to.split("."))) for to in re.findall(r"^From \d+\.\d+ to (\d+\.\d+):", readme, re.M)))
+    assert version == "{}.{}.0".format(*newest), version
+    assert f"`latchkey --version` says {version}" in readme
+    assert "github.com/example/latchkey" not in readme and "from: \"0." not in readme

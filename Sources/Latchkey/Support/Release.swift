@@ -1,4 +1,4 @@
 /// This build's release, as `latchkey --version` and the start-up line report it.
 package enum Release {
-    package static let version = "0.8.0"
+    package static let version = "0.9.0"
 }
