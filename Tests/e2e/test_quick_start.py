@@ -1,7 +1,9 @@
 """The README's Quick start, run as written against the embedded default configuration (on a free port)."""
 
 import json
+import os
 import re
+import shutil
 import subprocess
 
 import requests
@@ -58,3 +60,31 @@ def test_the_quick_start_signs_in_and_its_emailed_link_works_when_clicked(tmp_pa
         assert "no email sent" in server.logs()
     finally:
         server.stop()
+
+
+def test_scripts_run_says_which_phase_it_is_in(tmp_path):
+    """A first build takes minutes: scripts/run names each phase before it starts (here with its packages, the
+    compiler and the binary stood in for, in a copy of the repository's layout)."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "run", tmp_path / "scripts" / "run")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for path, body in [(tmp_path / "scripts" / "bootstrap", "echo bootstrap ran >&2"), (fake / "swift", "echo swift \"$*\" >&2"),
+                       (tmp_path / "latchkey", "echo latchkey \"$*\" >&2")]:
+        path.write_text(f"#!/usr/bin/env bash\n{body}\n")
+        path.chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}")
+    first = subprocess.run([str(tmp_path / "scripts" / "run")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
+    assert first.returncode != 0  # no binary was built by the stand-in compiler
+    lines = first.stderr.splitlines()
+    assert lines[:4] == [
+        "scripts/run: checking the system packages (scripts/bootstrap; the first time installs them)", "bootstrap ran",
+        "scripts/run: building latchkey for the first time: about 10 minutes on a quiet 2-core machine, 25 on a busy one",
+        "swift build --product latchkey"], first.stderr
+    (tmp_path / ".build" / "debug").mkdir(parents=True)
+    shutil.move(tmp_path / "latchkey", tmp_path / ".build" / "debug" / "latchkey")
+    again = subprocess.run([str(tmp_path / "scripts" / "run")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.splitlines()[2:] == [
+        "scripts/run: building latchkey (seconds when little changed)", "swift build --product latchkey",
+        "scripts/run: starting .build/debug/latchkey serve --config config/latchkey.json", "latchkey serve --config config/latchkey.json"]
