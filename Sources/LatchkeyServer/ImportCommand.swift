@@ -27,7 +27,7 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             let file = try FirebaseExportFile.read(try Self.contents(of: firebase), named: firebase)
             let hashing = try hashConfig.map { try FirebaseHashConfig(String(decoding: try Self.contents(of: $0), as: UTF8.self)) }
-            let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret)
+            let hasher = PasswordHasher(cost: configuration.security.passwordHashCost, secret: secret, limits: configuration.security.passwordHashing)
             let clock = SystemWallClock()
             report = try await FirebaseImport(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock)
                 .run(file, hashing: hashing)

@@ -188,8 +188,9 @@ import Testing
         let limits: [String: Any] = [
             "rateLimits.passwordPerEmail": Self.windows((5, 900)), "emailEnumerationProtection": false,
             "rateLimits.passwordPerIP": Self.windows((100, 300)), "rateLimits.completePerIP": Self.windows((100, 300)),
-            // A bcrypt slow enough that every guess is in flight before the first one's check ends.
-            "security.passwordHashCost": 10,
+            // A bcrypt slow enough that every guess is in flight before the first one's check ends, and every guess let
+            // into the hashing line: the wrong-password limit alone stops them here.
+            "security.passwordHashCost": 10, "security.passwordChecksPerAddress": 64,
         ]
         try await withApp(limits, store: store) { client, _, _ in
             #expect(try await client.post("/v1/accounts:signUp", json: #"{"email":"alice@example.com","password":"right-pw"}"#).status == .ok)
@@ -201,6 +202,29 @@ import Testing
             }
             #expect(answers.filter { $0 == "INVALID_PASSWORD" }.count == 5)
             #expect(answers.filter { $0 == "TOO_MANY_ATTEMPTS_TRY_LATER" }.count == 19)
+            #expect(try await Self.signIn(client, "alice@example.com", "right-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        }
+    }
+
+    /// An attempt the hashing line turns away (503) was never checked, so it does not count as a wrong password: a burst
+    /// refused that way leaves room in the address's window.
+    @Test func attemptsTheHashingLineTurnsAwayAreNotCounted() async throws {
+        let limits: [String: Any] = [
+            "rateLimits.passwordPerEmail": Self.windows((5, 900)), "emailEnumerationProtection": false,
+            "security.passwordHashCost": 10, "security.passwordChecksPerAddress": 1,
+        ]
+        try await withApp(limits) { client, _, _ in
+            let created = try await client.post("/v1/accounts:signUp", json: #"{"email":"alice@example.com","password":"right-pw"}"#)
+            #expect(created.status == .ok)
+            let answers = try await withThrowingTaskGroup(of: String?.self) { group in
+                for guess in 0..<4 { group.addTask { try await Self.signIn(client, "alice@example.com", "guess-\(guess)").errorMessage } }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            // All four were let past the limit; the line checked some and turned the others away.
+            let checked = answers.filter { $0 == "INVALID_PASSWORD" }.count
+            try #require(checked >= 1 && checked < 4 && answers.allSatisfy { $0 == "INVALID_PASSWORD" || $0?.contains("unavailable") == true }, "\(answers)")
+            // Only the checked guesses count: the window has room for the rest of its five.
+            for _ in checked..<5 { #expect(try await Self.signIn(client, "alice@example.com", "wrong-pw").errorMessage == "INVALID_PASSWORD") }
             #expect(try await Self.signIn(client, "alice@example.com", "right-pw").errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
         }
     }
