@@ -14,23 +14,24 @@ public final class Auth: Sendable {
     var backend: IdentityToolkit { state.backend }
 
     /// An `Auth` for the service at `serviceURL` (the root the API paths `v1/…` hang off) and one of its API keys.
-    /// The user signed in last time comes back from `persistence`.
+    /// The user signed in last time comes back from `persistence` when it was signed in to this service (the same
+    /// scheme, host, port, path and API key); a session kept for another is left alone and never sent.
     public init(
         serviceURL: URL, apiKey: String, transport: any AuthTransport = URLSessionTransport(), persistence: (any UserPersistence)? = nil
     ) {
         state = AuthState(
             backend: IdentityToolkit(serviceURL: serviceURL, apiKey: apiKey, transport: transport),
+            service: ServiceIdentity(serviceURL: serviceURL, apiKey: apiKey),
             persistence: persistence ?? Self.defaultPersistence(for: serviceURL))
     }
 
-    /// The Keychain on Apple platforms; elsewhere a file under `~/.config/latchkey/`; one per service (host and port).
+    /// The Keychain on Apple platforms; elsewhere a file under `~/.config/latchkey/`; one per service (scheme, host
+    /// and port).
     static func defaultPersistence(for serviceURL: URL) -> any UserPersistence {
-        let name = [serviceURL.host, serviceURL.port.map(String.init)].compactMap { $0 }.joined(separator: "-")
         #if canImport(Security)
-        return KeychainUserPersistence(service: "latchkey.auth.\(name)")
+        return KeychainUserPersistence(service: "latchkey.auth.\(ServiceIdentity.storageName(for: serviceURL))")
         #else
-        return FileUserPersistence(
-            url: FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/latchkey/\(name.isEmpty ? "service" : name).json"))
+        return FileUserPersistence(service: serviceURL)
         #endif
     }
 

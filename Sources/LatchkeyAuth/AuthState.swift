@@ -7,6 +7,8 @@ import LatchkeyWire
 /// be stored again by a renewal of its tokens still under way.
 final class AuthState: Sendable {
     let backend: IdentityToolkit
+    /// The service stored with the user, and checked when it is loaded.
+    private let service: ServiceIdentity
     private let persistence: any UserPersistence
     private let state = Locked(State())
 
@@ -19,11 +21,15 @@ final class AuthState: Sendable {
         }
     }
 
-    /// Opens the user `persistence` kept, if any; a record that cannot be read counts as signed out.
-    init(backend: IdentityToolkit, persistence: any UserPersistence) {
+    /// Opens the user `persistence` kept for `service`, if any; a record that cannot be read (or a file that
+    /// `FileUserPersistence` refuses), or one kept for another service or with none, counts as signed out.
+    init(backend: IdentityToolkit, service: ServiceIdentity, persistence: any UserPersistence) {
         self.backend = backend
+        self.service = service
         self.persistence = persistence
-        if let data = try? persistence.load(), let record = try? JSONDecoder().decode(UserRecord.self, from: data) {
+        if let data = try? persistence.load(), let record = try? JSONDecoder().decode(UserRecord.self, from: data),
+            record.service == service
+        {
             state.withLock { $0.user = User(record, owner: self) }
         }
     }
@@ -41,7 +47,7 @@ final class AuthState: Sendable {
         let lookup: GetAccountInfoResponse = try await backend.call("v1/accounts:lookup", GetAccountInfoRequest(idToken: tokens.idToken))
         guard let account = lookup.users.first else { throw AuthError(.userNotFound, message: "the new session has no account") }
         let record = UserRecord(account, tokens: tokens)
-        let data = try JSONEncoder().encode(record)
+        let data = try stored(record)
         let user = User(record, owner: self)
         try state.withLock { state in
             try persistence.save(data)
@@ -54,11 +60,18 @@ final class AuthState: Sendable {
     /// Keeps `record` when `user` is still the signed-in one. A write that fails leaves the user signed in for this
     /// launch only: failing the token request that caused it would help nobody.
     func save(_ record: UserRecord, of user: User) {
-        guard let data = try? JSONEncoder().encode(record) else { return }
+        guard let data = try? stored(record) else { return }
         state.withLock { state in
             guard state.user === user else { return }
             try? persistence.save(data)
         }
+    }
+
+    /// `record` as persisted: with the service it belongs to.
+    private func stored(_ record: UserRecord) throws -> Data {
+        var record = record
+        record.service = service
+        return try JSONEncoder().encode(record)
     }
 
     /// Signs `user` out if it is the current one (any current user when `nil`): forgets it on the device, then here.

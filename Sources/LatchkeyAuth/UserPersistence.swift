@@ -20,7 +20,7 @@ public final class MemoryUserPersistence: UserPersistence {
     public func remove() throws { stored.withLock { $0 = nil } }
 }
 
-/// Keeps the user in a file created with mode 0600, written atomically.
+/// Keeps the user in a file created with mode 0600, written atomically, and read only while it is the owner's alone.
 public struct FileUserPersistence: UserPersistence {
     public let url: URL
 
@@ -28,9 +28,34 @@ public struct FileUserPersistence: UserPersistence {
         self.url = url
     }
 
+    /// The file for the session with the service at `serviceURL`, one per scheme, host and port:
+    /// `<prefix><scheme>-<host>-<port>.json` in `$XDG_CONFIG_HOME/latchkey/` (by default `~/.config/latchkey/`).
+    public init(service serviceURL: URL, prefix: String = "") {
+        let name = ServiceIdentity.storageName(for: serviceURL)
+        let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            .map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
+        url = configuration.appendingPathComponent("latchkey/\(prefix)\(name.isEmpty ? "service" : name).json")
+    }
+
+    /// Refuses (with `keychainError`) a file that another user owns, or that its group or others may read or write:
+    /// someone else could have planted it, or read the refresh token in it. It is opened never through a link, and
+    /// checked on the descriptor it is read from.
     public func load() throws -> Data? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try Data(contentsOf: url)
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW)
+        if descriptor < 0, errno == ENOENT { return nil }
+        guard descriptor >= 0 else { throw Self.failure("cannot open \(url.path)") }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot read \(url.path)") }
+        guard status.st_uid == geteuid() else {
+            throw AuthError(.keychainError, message: "\(url.path) belongs to another user (uid \(status.st_uid)); not read")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw AuthError(.keychainError, message: "\(url.path) is open to other users (mode \(mode)); not read: chmod 600 it")
+        }
+        return try file.readToEnd() ?? Data()
     }
 
     public func save(_ data: Data) throws {

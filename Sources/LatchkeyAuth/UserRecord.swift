@@ -16,6 +16,9 @@ struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
     /// Whether the account has a password (the `password` provider alone may mean email links).
     var hasPassword: Bool
     var tokens: TokenSet
+    /// The service the session belongs to, set when it is stored; `nil` in what earlier versions stored, which is
+    /// not adopted, as nothing says where its refresh token may go.
+    var service: ServiceIdentity?
 
     /// `dump` shows the user, never the tokens.
     var customMirror: Mirror { Mirror(self, children: ["uid": uid, "email": email as Any]) }

@@ -1,38 +1,57 @@
 // latchkey-signin: email-link sign-in from a terminal, built on LatchkeyAuth.
 //
-//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out]
+//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out] [--help]
 //
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
-// in, and prints the ID token's claims. The session is kept in FILE (mode 0600), so the next run is already signed in.
+// in, and prints the ID token's claims. The session is kept in FILE (mode 0600; by default one per service), so the
+// next run against the same service is already signed in.
 import Foundation
 import LatchkeyAuth
+
+let usage = """
+    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out] [--help]
+      --service URL   the Latchkey service (default http://localhost:8080)
+      --api-key KEY   one of its API keys (default dev-api-key)
+      --session FILE  where the session is kept (default one per service: signin-SCHEME-HOST-PORT.json
+                      in $XDG_CONFIG_HOME/latchkey, else ~/.config/latchkey)
+      --sign-out      forget the stored session
+      --help          print this
+    """
 
 struct Options {
     var service: URL
     var apiKey = "dev-api-key"
-    var session = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/latchkey/signin-session.json")
+    /// `nil` for the default: a file per service, so that no service is sent another's refresh token.
+    var session: URL?
     var signOut = false
+    var help = false
 
     init(_ arguments: [String]) throws {
         var serviceText = "http://localhost:8080"
         var rest = arguments[...]
         while let flag = rest.popFirst() {
-            if flag == "--sign-out" {
-                signOut = true
-                continue
-            }
-            guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value") }
             switch flag {
-            case "--service": serviceText = value
-            case "--api-key": apiKey = value
-            case "--session": session = URL(fileURLWithPath: value)
-            default: throw Failure("unknown option \(flag); options: --service URL --api-key KEY --session FILE --sign-out")
+            case "--sign-out": signOut = true
+            case "--help", "-h": help = true
+            case "--service", "--api-key", "--session":
+                guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value\n\(usage)") }
+                switch flag {
+                case "--service": serviceText = value
+                case "--api-key": apiKey = value
+                default: session = URL(fileURLWithPath: value)
+                }
+            default: throw Failure("unknown option \(flag)\n\(usage)")
             }
         }
         guard let service = URL(string: serviceText), service.scheme != nil else {
             throw Failure("--service must be a URL such as http://localhost:8080")
         }
         self.service = service
+    }
+
+    /// Where the session is kept.
+    var persistence: FileUserPersistence {
+        session.map(FileUserPersistence.init(url:)) ?? FileUserPersistence(service: service, prefix: "signin-")
     }
 }
 
@@ -55,8 +74,19 @@ func ask(_ prompt: String) throws -> String {
 
 func run() async throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    if options.help {
+        say(usage, terminator: "")
+        return
+    }
     let service = options.service
-    let auth = Auth(serviceURL: service, apiKey: options.apiKey, persistence: FileUserPersistence(url: options.session))
+    let persistence = options.persistence
+    // `Auth` takes a file it refuses for no session; say why, rather than asking for the address without a word.
+    do {
+        _ = try persistence.load()
+    } catch {
+        say("Not using the stored session: \(error)")
+    }
+    let auth = Auth(serviceURL: service, apiKey: options.apiKey, persistence: persistence)
     if options.signOut {
         try auth.signOut()
         say("Signed out.")

@@ -3,9 +3,12 @@ on it, signs in over real HTTP with the link from the email, and on a second dev
 
 The tool keeps the session in a file of mode 0600; a second run finds the user signed in and renews the ID token with
 the stored refresh token; `--sign-out` forgets it. Neither the refresh token nor the code appears in what it prints.
+By default the session is kept in one file per service (scheme, host and port), stored with the service it belongs
+to; a session file open to other users is not used (issue #31, point 13).
 """
 
 import json
+import os
 import re
 import stat
 import subprocess
@@ -101,3 +104,48 @@ def test_a_spent_link_fails_cleanly(start_latchkey, tmp_path):
     _, errors = process.communicate(timeout=TIMEOUT)
     assert process.returncode == 1
     assert "AuthError.invalidActionCode (INVALID_OOB_CODE)" in errors, errors
+
+
+def run_with_config(home, service, *extra, answers=None):
+    """Runs the tool with `home` as XDG_CONFIG_HOME and its default session file; returns (status, output, errors)."""
+    process = subprocess.Popen(
+        [str(SIGNIN), "--service", service, "--api-key", API_KEY, *extra],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "XDG_CONFIG_HOME": str(home)},
+    )
+    if answers:
+        answers(process)
+    output, errors = process.communicate(timeout=TIMEOUT)
+    return process.returncode, output, errors
+
+
+def test_the_default_session_is_one_per_service_and_the_owners_alone(start_latchkey, tmp_path):
+    server = start_latchkey()
+
+    def answer(process):
+        type_line(process, "dee@example.com")
+        type_line(process, read_link(server, 1))
+
+    status, output, errors = run_with_config(tmp_path, server.url, answers=answer)
+    assert status == 0 and "Signed in as dee@example.com." in output, errors
+    session = tmp_path / "latchkey" / f"signin-http-127.0.0.1-{server.port}.json"
+    assert stat.S_IMODE(session.stat().st_mode) == 0o600
+    stored = json.loads(session.read_text())["service"]
+    assert (stored["scheme"], stored["host"], stored["port"], stored["apiKey"]) == ("http", "127.0.0.1", server.port, API_KEY)
+
+    # The same server under another name is another service: it is not sent this session, and asks for an address.
+    status, output, _ = run_with_config(tmp_path, f"http://localhost:{server.port}")
+    assert status == 1 and "Email address:" in output and "Already signed in" not in output, output
+    assert run_with_config(tmp_path, server.url)[1].startswith("Already signed in as dee@example.com.")
+
+    # A session file others may read is not used, and the tool says why.
+    session.chmod(0o644)
+    status, output, _ = run_with_config(tmp_path, server.url)
+    assert status == 1 and "Already signed in" not in output, output
+    assert "Not using the stored session" in output and "open to other users (mode 644)" in output, output
+
+
+def test_help_prints_the_usage():
+    process = subprocess.run([str(SIGNIN), "--help"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert process.returncode == 0 and process.stdout.startswith("usage: latchkey-signin"), process.stderr
+    assert "--service URL" in process.stdout and "--sign-out" in process.stdout

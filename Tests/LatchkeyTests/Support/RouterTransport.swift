@@ -20,9 +20,13 @@ final class RouterTransport: AuthTransport {
         self.client = client
     }
 
-    /// An `Auth` on this transport, keeping its user in `persistence`.
-    func auth(persistence: any UserPersistence = MemoryUserPersistence(), apiKey: String = TestWorkspace.apiKey) -> Auth {
-        Auth(serviceURL: URL(fileURLWithPath: "/"), apiKey: apiKey, transport: self, persistence: persistence)
+    /// An `Auth` on this transport, keeping its user in `persistence`; `serviceURL` only names the service (every
+    /// request goes to the application).
+    func auth(
+        persistence: any UserPersistence = MemoryUserPersistence(), apiKey: String = TestWorkspace.apiKey,
+        serviceURL: URL = URL(fileURLWithPath: "/")
+    ) -> Auth {
+        Auth(serviceURL: serviceURL, apiKey: apiKey, transport: self, persistence: persistence)
     }
 
     /// How many calls went to `path` (such as `/v1/token`).
