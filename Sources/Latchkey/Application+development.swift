@@ -10,7 +10,7 @@ func developmentEndpoints(_ configuration: AppConfiguration, pages: PageRenderer
     var endpoints = [mailbox.endpoints]
     if let apiKey = configuration.apiKeys.sorted().first,
         let demo = try DemoController(
-            directory: configuration.development.demoDirectory, apiKey: apiKey, projectID: configuration.projectID,
+            directory: configuration.development.demoDirectory, apiKey: apiKey, appName: configuration.appName,
             providers: configuration.identityProviders.providers, typedCode: configuration.emailLink.typedCode, logger: logger)
     {
         endpoints.append(demo.endpoints)

@@ -26,7 +26,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import WAIT, wait_for
 from django_oidc import DjangoOIDCProvider
-from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, REPO, code_of, complete, read_email, read_link, send
+from harness import API_KEY, HTTP_TIMEOUT, REPO, code_of, complete, read_email, read_link, send
 from oidc import OIDCProvider
 
 DEMO = {"development": {"demoDirectory": str(REPO / "examples" / "web")}}
@@ -106,7 +106,9 @@ def test_a_link_opened_in_the_same_browser_signs_in_without_retyping(start_latch
 
     browser.get(link)
     claims = assert_signed_in(browser, "alice@example.com", screenshot)
+    # The token says `password` for an email link too, as Firebase's do; the page names the way it took.
     assert claims["firebase"]["sign_in_provider"] == "password"
+    assert browser.find_element(By.ID, "user-provider").text == "an email link"
 
     # The same link again: the landing page says it was used, in a page of its own, with a way back.
     browser.get(link)
@@ -213,7 +215,7 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
         screenshot(browser, "mock-login")
         browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
         assert wait_for(browser, "signed-in")
-        assert browser.find_element(By.ID, "user-provider").text == "oidc.mock"
+        assert browser.find_element(By.ID, "user-provider").text == "Mock SSO"
         first = json.loads(browser.find_element(By.ID, "claims").text)
         assert first["email"] == django.email and first["firebase"]["identities"]["oidc.mock"] == ["pat-1"]
         assert "link=" not in browser.current_url
@@ -225,14 +227,14 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
         screenshot(browser, "django-login")
         browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
         assert wait_for(browser, "signed-in")
-        WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == "oidc.django")
+        WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == "Django SSO")
         linked = json.loads(browser.find_element(By.ID, "claims").text)
         assert linked["user_id"] == first["user_id"]
         assert set(linked["firebase"]["identities"]) >= {"oidc.mock", "oidc.django", "email"}
         assert "id_token" not in browser.current_url and "link=" not in browser.current_url
         screenshot(browser, "linked-django")
 
-        for provider in ("oidc.django", "oidc.mock"):
+        for provider, name in (("oidc.django", "Django SSO"), ("oidc.mock", "Mock SSO")):
             browser.find_element(By.ID, "sign-out").click()
             wait_for(browser, "providers").find_element(By.CSS_SELECTOR, f"button[data-provider='{provider}']").click()
             if provider == "oidc.mock":
@@ -240,7 +242,7 @@ def test_sign_in_with_a_provider_then_link_a_second_and_use_either(start_latchke
                 browser.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
             # Django remembers alice's log-in: it answers at once.
             assert wait_for(browser, "signed-in")
-            WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == provider)
+            WebDriverWait(browser, WAIT).until(lambda driver: driver.find_element(By.ID, "user-provider").text == name)
             assert json.loads(browser.find_element(By.ID, "claims").text)["user_id"] == first["user_id"]
             screenshot(browser, f"signed-in-again-with-{provider}")
         # No provider code or token in any request log line.
@@ -303,7 +305,7 @@ def test_a_provider_hand_off_started_in_another_browser_signs_nobody_in(start_la
 def test_turn_on_an_authenticator_then_sign_in_with_its_code(start_latchkey, open_browser, screenshot):
     """Signed in by link, the user turns on an authenticator (the key and otpauth:// URI on the page, one code from
     pyotp); the next link sign-in stops at the code prompt, refuses a code already used, and takes the next one."""
-    server = start_latchkey(**DEMO, mfa={"state": "ENABLED"})
+    server = start_latchkey(**DEMO, mfa={"state": "ENABLED"}, appName="Erin & Co")
     address = "erin@example.com"
     browser = open_browser("user")
     request_link(browser, server, address, screenshot)
@@ -316,10 +318,11 @@ def test_turn_on_an_authenticator_then_sign_in_with_its_code(start_latchkey, ope
     browser.find_element(By.ID, "enroll-start").click()
     secret = wait_for(browser, "enroll-secret").text
     uri = browser.find_element(By.ID, "enroll-uri")
+    # The issuer is the app's name, as the emails say it, not the project id.
     assert len(secret) == 32 and uri.get_attribute("href") == uri.text == (
-        f"otpauth://totp/{PROJECT_ID}:{address}?secret={secret}&issuer={PROJECT_ID}&algorithm=SHA1&digits=6")
+        f"otpauth://totp/Erin%20%26%20Co:erin%40example.com?secret={secret}&issuer=Erin%20%26%20Co&algorithm=SHA1&digits=6")
     totp = pyotp.parse_uri(uri.text)
-    assert totp.secret == secret and totp.issuer == PROJECT_ID and totp.name == address
+    assert totp.secret == secret and totp.issuer == "Erin & Co" and totp.name == address
     screenshot(browser, "enrollment-started")
     enrollment_code = totp.now()
     name = browser.find_element(By.ID, "enroll-name")

@@ -1,5 +1,6 @@
 """SIGTERM in the middle of a burst: every request is answered or refused, the process exits 0, and every send
-that was acknowledged is in the database and its mail is delivered after a restart."""
+that was acknowledged is in the database and its mail is delivered after a restart. The stop is logged at the default
+level of production, `info` (issue #31, point 19)."""
 
 import email
 import json
@@ -78,3 +79,11 @@ def test_a_stuck_client_cannot_hold_the_shutdown_past_its_bound(start_latchkey):
     process.wait(timeout=10)
     assert time.monotonic() - started < 5
     stuck.close()
+
+
+def test_the_stop_is_logged_at_the_default_level(start_latchkey):
+    server = start_latchkey(logLevel="info")
+    server.stop()
+    logs = server.logs()
+    assert "Server started" in logs and "Server stopped" in logs, logs
+    assert logs.index("Server stopped") > logs.index("Server started")

@@ -38,10 +38,11 @@ function showError(text) {
 }
 
 let apiKey = "";
-let projectId = "";
+let appName = "";
 let providers = [];
 let session = null; // the signed-in user's tokens
 let pending = null; // a sign-in waiting for its second factor: its mfaPendingCredential
+let pendingMethod = ""; // and how its first factor was given
 let enrollment = null; // the sessionInfo of an authenticator being turned on
 
 /** POSTs to an Identity Toolkit path; resolves to the JSON answer or throws an Error whose message is the error code. */
@@ -111,10 +112,15 @@ function explain(code, typed = false) {
   return text ? `${text} (${name})` : `Something went wrong (${code}).`;
 }
 
-/** A sign-in's answer: tokens, or `mfaPendingCredential` when the account asks for its second factor first. */
-function adopt(answer) {
-  if (answer.mfaPendingCredential) return askForCode(answer);
-  const tokens = { idToken: answer.idToken, refreshToken: answer.refreshToken };
+/** A provider's display name from /demo/config.json, else its id (`password`, `anonymous`). */
+const providerName = (id) => (providers.find((provider) => provider.providerId === id) || {}).displayName || id;
+
+/** A sign-in's answer: tokens, or `mfaPendingCredential` when the account asks for its second factor first. `method`
+ * says how the user signed in, as the page knows it: the ID token's `sign_in_provider` is `password` for an email link
+ * too (as in Firebase), so the page names the way it took. */
+function adopt(answer, method) {
+  if (answer.mfaPendingCredential) return askForCode(answer, method);
+  const tokens = { idToken: answer.idToken, refreshToken: answer.refreshToken, method };
   localStorage.setItem(SESSION_KEY, JSON.stringify(tokens));
   showSignedIn(tokens);
 }
@@ -123,7 +129,7 @@ function showSignedIn(tokens) {
   session = tokens;
   const claims = claimsOf(session.idToken);
   $("user-email").textContent = claims.email || "(no email)";
-  $("user-provider").textContent = (claims.firebase && claims.firebase.sign_in_provider) || "?";
+  $("user-provider").textContent = tokens.method || providerName((claims.firebase && claims.firebase.sign_in_provider) || "?");
   $("claims").textContent = JSON.stringify(claims, null, 2);
   // Only providers not linked yet can be linked.
   const linked = Object.keys((claims.firebase && claims.firebase.identities) || {});
@@ -167,7 +173,8 @@ async function listFactors() {
 }
 
 /** mfaEnrollment:start, then the key and the URI an authenticator imports, built as the SDKs' generateQrCodeUrl builds
- * it (no percent-encoding, no period), with the project id as issuer and the email address as account name. */
+ * it (no period), with the app name as issuer (what the authenticator shows, as the emails name the app) and the email
+ * address as account name, both percent-encoded so that a name with spaces still makes a URI. */
 async function startEnrollment() {
   $("enroll-start").disabled = true;
   showError("");
@@ -175,7 +182,8 @@ async function startEnrollment() {
     const { totpSessionInfo: info } = await callV2("mfaEnrollment:start", { idToken: session.idToken, totpEnrollmentInfo: {} });
     enrollment = info.sessionInfo;
     const account = claimsOf(session.idToken).email || "unknownuser";
-    const uri = `otpauth://totp/${projectId}:${account}?secret=${info.sharedSecretKey}&issuer=${projectId}`
+    const [issuer, name] = [encodeURIComponent(appName), encodeURIComponent(account)];
+    const uri = `otpauth://totp/${issuer}:${name}?secret=${info.sharedSecretKey}&issuer=${issuer}`
       + `&algorithm=${info.hashingAlgorithm}&digits=${info.verificationCodeLength}`;
     $("enroll-secret").textContent = info.sharedSecretKey;
     $("enroll-uri").textContent = uri;
@@ -206,7 +214,7 @@ async function finishEnrollment(event) {
       totpVerificationInfo: { sessionInfo: enrollment, verificationCode: code },
     });
     enrollment = null;
-    adopt(answer);
+    adopt(answer, session.method);
   } catch (error) {
     showError(explain(error.message));
     $("enroll-code").select();
@@ -220,7 +228,7 @@ async function withdraw(factor, button) {
   button.disabled = true;
   showError("");
   try {
-    adopt(await callV2("mfaEnrollment:withdraw", { idToken: session.idToken, mfaEnrollmentId: factor.mfaEnrollmentId }));
+    adopt(await callV2("mfaEnrollment:withdraw", { idToken: session.idToken, mfaEnrollmentId: factor.mfaEnrollmentId }), session.method);
   } catch (error) {
     showError(explain(error.message));
     button.disabled = false;
@@ -228,8 +236,9 @@ async function withdraw(factor, button) {
 }
 
 /** The first factor passed: ask for a code from one of the account's authenticators (`mfaInfo`). */
-function askForCode(answer) {
+function askForCode(answer, method) {
   pending = answer.mfaPendingCredential;
+  pendingMethod = method;
   const factors = answer.mfaInfo || [];
   const choice = $("factor-choice");
   choice.replaceChildren(...factors.map((factor) => new Option(factor.displayName || "Authenticator app", factor.mfaEnrollmentId)));
@@ -254,7 +263,7 @@ async function verifyCode(event) {
       mfaPendingCredential: pending, mfaEnrollmentId: $("factor-choice").value, totpVerificationInfo: { verificationCode: code },
     });
     pending = null;
-    adopt(answer);
+    adopt(answer, pendingMethod);
   } catch (error) {
     showError(explain(error.message));
     if (error.message.startsWith("INVALID_MFA_PENDING_CREDENTIAL")) {
@@ -313,10 +322,10 @@ async function finishProviderSignIn(answer) {
   try {
     const result = await call("signInWithIdp", body);
     if (result.needConfirmation) {
-      showError(`An account already uses ${result.email}: sign in with an email link first, then link ${result.providerId} there.`);
+      showError(`An account already uses ${result.email}: sign in with an email link first, then link ${providerName(result.providerId)} there.`);
       return show("send");
     }
-    adopt(result);
+    adopt(result, providerName(result.providerId));
   } catch (error) {
     showError(explain(error.message));
     if (linking && stored) return showSignedIn(stored);
@@ -333,7 +342,7 @@ async function complete(email, code, typed = false) {
     localStorage.removeItem(EMAIL_KEY);
     // The code is spent (also when a second factor is still to come): keep it out of the history and of bookmarks.
     history.replaceState(null, "", location.pathname);
-    adopt(answer);
+    adopt(answer, "an email link");
   } catch (error) {
     showError(explain(error.message, typed));
     const wrongAddress = error.message.startsWith("INVALID_EMAIL") || error.message.startsWith("MISSING_EMAIL");
@@ -444,7 +453,7 @@ async function start() {
   try {
     const config = await (await fetch("/demo/config.json")).json();
     apiKey = config.apiKey;
-    projectId = config.projectId;
+    appName = config.appName;
     providers = config.providers || [];
     // The typed code exists only when the server puts one in its emails (`emailLink.typedCode`).
     $("have-code-line").hidden = $("typed").hidden = !config.typedCode;

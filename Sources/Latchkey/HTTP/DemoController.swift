@@ -33,7 +33,8 @@ struct DemoController {
         }
 
         let apiKey: String
-        let projectId: String
+        /// `appName`: the issuer an authenticator app shows beside the code, as in the emails and pages.
+        let appName: String
         let providers: [Provider]
         /// Whether sign-in emails show a typed code (`emailLink.typedCode`), so the page offers to type one.
         let typedCode: Bool
@@ -45,7 +46,7 @@ struct DemoController {
 
     /// Reads the demo's files from `directory`; `nil` (and a log line) when it has none, so the rest still starts.
     init?(
-        directory: String, apiKey: String, projectID: String, providers: [IdentityProviderSettings], typedCode: Bool, logger: Logger
+        directory: String, apiKey: String, appName: String, providers: [IdentityProviderSettings], typedCode: Bool, logger: Logger
     ) throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var files: [String: File] = [:]
@@ -61,7 +62,7 @@ struct DemoController {
         }
         self.files = files
         let settings = Settings(
-            apiKey: apiKey, projectId: projectID,
+            apiKey: apiKey, appName: appName,
             providers: providers.filter(\.isEnabled).map { Settings.Provider(providerId: $0.providerID, displayName: $0.displayName ?? $0.providerID) },
             typedCode: typedCode)
         configuration = ByteBuffer(bytes: try JSONEncoder.api.encode(settings))
