@@ -13,6 +13,8 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The client's IP address: the peer's, or the one a trusted proxy forwarded (`ClientAddressMiddleware`).
     package var clientIP: String?
+    /// Whether the peer is a trusted proxy (`ClientAddressMiddleware`), whose request id the logs adopt.
+    package var isFromTrustedProxy = false
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

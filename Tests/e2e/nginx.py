@@ -183,3 +183,16 @@ def request_log(server, request_id):
         assert time.monotonic() < deadline, f"no request line with request.id={request_id}:\n{server.logs()}"
         time.sleep(0.05)
     return fields
+
+
+def request_logs(server, path, count):
+    """The metadata of Latchkey's request lines for `path`, in order, waiting until there are `count` of them: for
+    requests from peers that are not trusted proxies, whose X-Request-Id Latchkey does not adopt."""
+    deadline = time.monotonic() + 10
+    while True:
+        lines = [dict(re.findall(r"(\S+)=(\S+)", line)) for line in server.logs().splitlines() if line.rstrip().endswith("Request")]
+        found = [fields for fields in lines if fields.get("path") == path]
+        if len(found) >= count:
+            return found
+        assert time.monotonic() < deadline, f"fewer than {count} request lines for {path}:\n{server.logs()}"
+        time.sleep(0.05)

@@ -4,7 +4,7 @@ nginx runs the example file itself (its ports, paths and upstream substituted; s
 prefix as an unprivileged user, terminating TLS with a certificate made at test time. Clients connect from other
 loopback addresses, so the address nginx sees is never its own (127.0.0.1), the one trusted proxy. Latchkey's
 request log lines (`ip=` and `request.id=`) show whom it believed; nginx returns the request id it forwarded as
-`X-Request-Id`.
+`X-Request-Id`, which is the one id on Latchkey's line (issue #31, point 19).
 """
 
 import json
@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from harness import API_KEY, CONTINUE_URL, HTTP_TIMEOUT, REPO, Latchkey, code_of, error_message, read_link, verify
-from nginx import Client, Nginx, request_log
+from nginx import Client, Nginx, request_log, request_logs
 
 EXAMPLE = REPO / "deploy" / "nginx.conf"
 TRUSTED = ["127.0.0.1/32", "::1/128"]
@@ -98,7 +98,9 @@ def test_sign_in_through_nginx_over_tls(proxied):
     sent = client.send(nginx.url, "dora@example.com")
     assert sent.headers["Strict-Transport-Security"] == "max-age=63072000"
     assert re.fullmatch(r"[0-9a-f]{32}", sent.headers["X-Request-Id"])
-    assert request_log(server, sent.headers["X-Request-Id"])["path"] == "/v1/accounts:sendOobCode"
+    logged = request_log(server, sent.headers["X-Request-Id"])
+    # nginx's id is the line's one id: Latchkey's own is not beside it.
+    assert logged["path"] == "/v1/accounts:sendOobCode" and "hb.request.id" not in logged, logged
 
     link = read_link(server, 1)
     assert link.startswith(nginx.url + "/__/auth/action?"), "links are built from the public URL, nginx's"
@@ -159,7 +161,9 @@ def test_without_trusted_proxies_forwarded_headers_are_ignored(proxied):
     """The default (`trustedProxies` empty): behind nginx every client is nginx, whatever the headers say."""
     nginx, server = proxied(trusted_proxies=None)
     response = Client("127.0.0.2", nginx).send(nginx.url, "default@example.com", {"X-Forwarded-For": "6.6.6.6"})
-    assert seen_address(server, response) == "127.0.0.1"
+    logged = request_logs(server, "/v1/accounts:sendOobCode", 1)[-1]
+    # Nor is its request id adopted: the line carries Latchkey's own.
+    assert logged["ip"] == "127.0.0.1" and logged["request.id"] != response.headers["X-Request-Id"], logged
 
 
 def test_an_untrusted_peer_cannot_choose_its_address(direct):
@@ -173,7 +177,8 @@ def test_an_untrusted_peer_cannot_choose_its_address(direct):
     ]):
         request_id = f"untrusted-{n}"
         Client("127.0.0.3").send(server.url, f"direct{n}@example.com", {**claims, "X-Request-Id": request_id})
-        assert request_log(server, request_id)["ip"] == "127.0.0.3", claims
+        logged = request_logs(server, "/v1/accounts:sendOobCode", n + 1)[n]
+        assert logged["ip"] == "127.0.0.3" and logged["request.id"] != request_id, claims
 
 
 @pytest.mark.parametrize("header, attempts", [

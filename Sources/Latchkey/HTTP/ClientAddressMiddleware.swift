@@ -23,6 +23,7 @@ package struct ClientAddressMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         var context = context
+        context.isFromTrustedProxy = true
         context.clientIP = client(behind: peer, hops: hops(in: request.headers)).description
         return try await next(request, context)
     }

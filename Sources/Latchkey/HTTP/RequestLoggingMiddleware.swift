@@ -13,12 +13,14 @@ struct RequestLoggingMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
-        // A proxy's request id ties our log lines to its own; anything odd is ignored rather than logged.
-        if let id = request.headers[Self.requestID], (1...128).contains(id.utf8.count),
-            id.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || "-_.:".unicodeScalars.contains($0) })
-        {
-            context.logger[metadataKey: "request.id"] = "\(id)"
+        // One id per request in the logs, as `request.id`: a trusted proxy's, which ties our lines to its own (anything
+        // odd is ignored rather than logged), else Hummingbird's; never both, and never one a client made up.
+        let proxyID = request.headers[Self.requestID].flatMap { id in
+            context.isFromTrustedProxy && (1...128).contains(id.utf8.count)
+                && id.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || "-_.:".unicodeScalars.contains($0) }) ? id : nil
         }
+        context.logger[metadataKey: "request.id"] = proxyID.map { "\($0)" } ?? context.logger[metadataKey: Self.hummingbirdRequestID]
+        context.logger[metadataKey: Self.hummingbirdRequestID] = nil
         var metadata: Logger.Metadata = ["method": "\(request.method)", "path": "\(request.uri.path)", "ip": "\(context.clientIP ?? "-")"]
         do {
             let response = try await next(request, context)
@@ -31,6 +33,8 @@ struct RequestLoggingMiddleware: RouterMiddleware {
     }
 
     static let requestID = HTTPField.Name("X-Request-Id")!
+    /// Where Hummingbird puts the id it gives each request.
+    static let hummingbirdRequestID = "hb.request.id"
 
     private func finish(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant, metadata: inout Logger.Metadata) {
         let elapsed = ContinuousClock.now - start

@@ -27,15 +27,32 @@ import Testing
         }
     }
 
-    @Test func aProxysRequestIDReachesTheLogsAndAMalformedOneIsIgnored() async throws {
+    /// A trusted proxy's request id is the request's one id in the logs (never beside Hummingbird's own, so that a line
+    /// behind nginx carries one id); a malformed one is ignored, and Hummingbird's id stands alone.
+    @Test func aTrustedProxysRequestIDIsTheOneIDInTheLogs() async throws {
         let handler = InMemoryLogHandler()
         var logger = Logger(label: "test") { _ in handler }
         logger.logLevel = .debug
-        try await withApp(["logLevel": "debug"], logger: logger) { client, _, _ in
+        try await withApp(["logLevel": "debug", "server.trustedProxies": ["127.0.0.1"]], logger: logger, testing: .live) { client, _, _ in
             _ = try await client.execute(uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "req-123"])
             _ = try await client.execute(uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "bad id\twith tab"])
-            let ids = handler.entries.filter { $0.message.description == "Request" }.map { $0.metadata["request.id"]?.description }
-            #expect(ids == ["req-123", nil])
+            let lines = handler.entries.filter { $0.message.description == "Request" }
+            #expect(lines.map { $0.metadata["request.id"]?.description }.first == "req-123")
+            #expect(lines.count == 2 && lines.allSatisfy { $0.metadata["hb.request.id"] == nil && $0.metadata["request.id"] != nil })
+            #expect(lines.last?.metadata["request.id"]?.description != "bad id\twith tab")
+        }
+    }
+
+    /// A client that is not a trusted proxy cannot name the request in the logs: its X-Request-Id is ignored.
+    @Test func anUntrustedClientsRequestIDIsIgnored() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .debug
+        try await withApp(["logLevel": "debug"], logger: logger, testing: .live) { client, _, _ in
+            _ = try await client.execute(uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "req-123"])
+            let line = try #require(handler.entries.first { $0.message.description == "Request" })
+            #expect(line.metadata["request.id"] != nil && line.metadata["request.id"]?.description != "req-123")
+            #expect(line.metadata["hb.request.id"] == nil)
         }
     }
 }
