@@ -71,6 +71,12 @@ def test_this_wasnt_me_kills_the_codes_and_pauses_sends_until_lifted(server):
     audit = command(server, "audit", "--email", "ann@example.com")
     assert audit.returncode == 0, audit.stderr
     assert "on cool-off until" in audit.stdout and "sign_in_reported" in audit.stdout
+
+    # The page says until when in its reader's language, not as a machine timestamp (issue #31, point 19).
+    for language, month in (("en", r"(January|February|March|April|May|June|July|August|September|October|November|December) \d"),
+                            ("fr", r"\d (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) 20")):
+        text = requests.get(re.sub(r"lang=[^&]*", f"lang={language}", report), timeout=HTTP_TIMEOUT).text
+        assert re.search(month, text) and " UTC" in text and not re.search(r"\d{4}-\d\d-\d\dT", text), text
     listing = command(server, "cool-off", "list")
     assert listing.returncode == 0 and "ann@example.com" in listing.stdout and "bob@example.com" not in listing.stdout
 
