@@ -5,7 +5,7 @@ import Testing
 
 /// LatchkeyAuth's TOTP second factor and provider sign-in against the real application: the server's clock is the
 /// test's, so that the authenticator's codes are the server's.
-@Suite struct AuthSecondFactorAndProviderTests {
+@Suite(.outsideProcesses) struct AuthSecondFactorAndProviderTests {
     @Test func enrollATOTPFactorThenSignInWithIt() async throws {
         let clock = FixedClock(Date())
         try await withApp(["mfa.state": "ENABLED"], clock: clock) { client, _, mailbox in
@@ -64,7 +64,7 @@ import Testing
         let settings: [String: Any] = [
             "identityProviders": [["providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true]]
         ]
-        try await withApp(settings, clock: FixedClock(Date())) { client, _, _ in
+        try await withApp(settings, clock: RunningClock()) { client, _, _ in
             let auth = RouterTransport(client).auth()
             let idToken = try await provider.idToken(subject: "olga-1", claims: ["email": "olga@example.com", "email_verified": true])
             let result = try await auth.signIn(with: OAuthProvider.credential(providerID: "oidc.mock", idToken: idToken))

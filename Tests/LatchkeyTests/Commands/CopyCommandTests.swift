@@ -3,7 +3,7 @@ import Latchkey
 import Testing
 
 /// `latchkey copy` as an operator runs it: the built executable, two configuration files.
-@Suite struct CopyCommandTests {
+@Suite(.outsideProcesses) struct CopyCommandTests {
     /// The `latchkey` executable that `swift build` puts beside the test binary.
     static let latchkey = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("latchkey").path

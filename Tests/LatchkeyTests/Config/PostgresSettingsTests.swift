@@ -4,7 +4,7 @@ import Logging
 import Testing
 
 /// `storage.kind` and `storage.postgres`: read, checked by name, and a database that cannot be reached stops start-up.
-@Suite struct PostgresSettingsTests {
+@Suite(.outsideProcesses) struct PostgresSettingsTests {
     @Test func aURLAndAPasswordFromTheEnvironmentMakeTheSettings() async throws {
         try await withWorkspace { workspace in
             let configuration = try await workspace.configuration(

@@ -4,7 +4,7 @@ import Latchkey
 import Testing
 
 /// Imports on both stores: each user whole or not at all, the bulk statements, and what an existing account means.
-@Suite struct AccountImporterTests {
+@Suite(.outsideProcesses) struct AccountImporterTests {
     static let hasher = PasswordHasher(cost: 4, secret: ServerSecret(material: Data(repeating: 3, count: 32)))
 
     static func user(_ id: String, _ email: String?, google: String? = nil, name: String? = nil) -> ImportedUser {

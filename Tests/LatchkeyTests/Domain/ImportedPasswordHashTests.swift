@@ -8,7 +8,7 @@ import Testing
 /// (`Tests/support/reference_password_hashes.py`: PyPI's `firebase-scrypt` and `bcrypt`, Python's `hashlib` and
 /// `hmac`; for the digest algorithms' rounds and input order the script follows this server's reading, which only
 /// Firebase's own answers could confirm), and the hostile configurations refused.
-@Suite struct ImportedPasswordHashTests {
+@Suite(.outsideProcesses) struct ImportedPasswordHashTests {
     static func bytes(_ base64: String) throws -> Data { try #require(Data(base64Encoded: base64)) }
 
     /// The example of github.com/firebase/scrypt's README: a project's hash parameters, a user's salt and password.

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Latchkey
 import Testing
 
-@Suite struct AccountUpdatesTests {
+@Suite(.outsideProcesses) struct AccountUpdatesTests {
     let adminHeaders: HTTPFields = [.authorization: "Bearer \(TestWorkspace.adminToken)"]
 
     /// Signs Alice in by link and returns the sign-in response.

@@ -6,7 +6,7 @@ import Testing
 
 /// The email actions other than sign-in through the HTTP API, on a fixed clock: lifetimes, recent sign-in, cool-offs,
 /// and races between uses of one code on both stores.
-@Suite struct EmailActionTests {
+@Suite(.outsideProcesses) struct EmailActionTests {
     static var settings: [String: Any] { ["rateLimits.sendPerEmail": [] as [Any], "rateLimits.completePerIP": [] as [Any]] }
 
     static func errorCode(_ response: TestResponse) -> String? {

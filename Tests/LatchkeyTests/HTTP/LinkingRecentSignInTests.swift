@@ -45,8 +45,8 @@ import Testing
         }
     }
 
-    /// The app with the mock provider as `oidc.mock`, on `clock`.
-    func withProvider(clock: FixedClock, _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void) async throws {
+    /// The app with the mock provider as `oidc.mock`, on `clock`, which keeps up with the time the provider signs with.
+    func withProvider(clock: RunningClock, _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void) async throws {
         try await withOIDCProviderMock { provider in
             let settings: [String: Any] = [
                 "providerId": "oidc.mock", "issuer": provider.issuer.absoluteString, "clientId": "latchkey-client", "allowInsecureIssuer": true,
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aStaleSessionCannotLinkAProviderButAnAnonymousOneCanAndTheAddressIsTold() async throws {
-        let clock = FixedClock(Date())
+        let clock = RunningClock()
         try await withProvider(clock: clock) { client, provider, mailbox in
             let dave = try await client.post("/v1/accounts:signUp", json: #"{"email":"dave@example.com","password":"daves password"}"#).json
             let anonymous = try await client.post("/v1/accounts:signUp", json: "{}").json
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func anAccountWithoutAnAddressNeedsARecentSignInToGetOne() async throws {
-        let clock = FixedClock(Date())
+        let clock = RunningClock()
         try await withProvider(clock: clock) { client, provider, mailbox in
             let token = try await provider.idToken(subject: "nomail-1", claims: ["name": "No Mail"])
             let signedIn = try await client.post(

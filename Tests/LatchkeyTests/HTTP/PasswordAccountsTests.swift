@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Latchkey
 import Testing
 
-@Suite struct PasswordAccountsTests {
+@Suite(.outsideProcesses) struct PasswordAccountsTests {
     @discardableResult
     func signUp(_ client: any TestClientProtocol, _ email: String = "alice@example.com", password: String = "hunter22") async throws
         -> TestResponse

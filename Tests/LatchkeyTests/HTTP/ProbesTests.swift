@@ -6,7 +6,7 @@ import Latchkey
 import Logging
 import Testing
 
-@Suite struct ProbesTests {
+@Suite(.outsideProcesses) struct ProbesTests {
     @Test func healthAndReadinessAnswerOK() async throws {
         try await withApp { client, _, _ in
             let health = try await client.execute(uri: "/healthz", method: .get)

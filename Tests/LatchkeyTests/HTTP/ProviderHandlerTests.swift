@@ -8,7 +8,7 @@ import Testing
 
 /// The hosted page `/__/auth/handler` between an SDK, a real provider on loopback (oidc-provider-mock, code flow) and
 /// `signInWithIdp`: it starts the sign-in, then hands the provider's answer to the web page or app that asked.
-@Suite(.timeLimit(.minutes(1))) struct ProviderHandlerTests {
+@Suite(.outsideProcesses) struct ProviderHandlerTests {
     static let handler = "\(TestWorkspace.publicURL)/__/auth/handler"
 
     func withHandler(_ body: @Sendable (any TestClientProtocol, OIDCProviderMock) async throws -> Void) async throws {
@@ -25,7 +25,7 @@ import Testing
                 "apps.ios": [["teamId": "ABCDE12345", "bundleId": "com.example.app", "clientId": "123-abc.apps.googleusercontent.com"]],
                 "apps.android": [["packageName": "com.example.app", "sha256CertFingerprints": [Self.fingerprint]]],
             ]
-            try await withApp(overrides, clock: FixedClock(Date())) { client, _, _ in try await body(client, provider) }
+            try await withApp(overrides, clock: RunningClock()) { client, _, _ in try await body(client, provider) }
         }
     }
 
@@ -51,7 +51,7 @@ import Testing
         _ client: any TestClientProtocol, _ provider: OIDCProviderMock, query: String, subject: String
     ) async throws -> (back: String, cookie: String) {
         let started = try await client.execute(uri: "/__/auth/handler?apiKey=\(TestWorkspace.apiKey)&providerId=oidc.mock&\(query)", method: .get)
-        #expect(started.status == .found && started.headers[.referrerPolicy] == "no-referrer")
+        #expect(started.status == .found && started.headers[.referrerPolicy] == "no-referrer", "\(started.text)")
         let setCookie = try #require(started.headers[.setCookie])
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/__/auth/handler"))
         let authorization = try #require(started.headers[.location])

@@ -21,7 +21,7 @@ extension ProviderSignInTests {
     /// The "already in use" answer's token signs in to the identity's account once; a second use, a use after the
     /// account's sessions were revoked, and a use after the account was deleted are `INVALID_PENDING_TOKEN`.
     @Test func aPendingTokenIsSpentOnceAndEndsWithTheAccount() async throws {
-        let clock = FixedClock(Date())
+        let clock = RunningClock()
         try await withProvider(clock: clock) { client, provider, _ in
             let owner = try await signIn(client, idToken: try await provider.idToken(subject: "quinn-1")).json
             let ownerID = try #require(owner["localId"] as? String)

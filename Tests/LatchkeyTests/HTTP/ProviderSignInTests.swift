@@ -8,10 +8,10 @@ import Testing
 
 /// `accounts:signInWithIdp` through the app, with ID tokens from a real provider (oidc-provider-mock on loopback):
 /// Firebase's account-resolution table, story by story.
-@Suite(.timeLimit(.minutes(1))) struct ProviderSignInTests {
-    /// The app with the mock as `oidc.mock`, on a clock that is now (the provider's tokens are current).
+@Suite(.outsideProcesses) struct ProviderSignInTests {
+    /// The app with the mock as `oidc.mock`, on a clock that runs with the provider's (its tokens are current however long the test takes).
     func withProvider(
-        _ overrides: [String: Any] = [:], providerID: String = "oidc.mock", logger: Logger? = nil, clock: FixedClock = FixedClock(Date()),
+        _ overrides: [String: Any] = [:], providerID: String = "oidc.mock", logger: Logger? = nil, clock: RunningClock = RunningClock(),
         _ body: @Sendable (any TestClientProtocol, OIDCProviderMock, Mailbox) async throws -> Void
     ) async throws {
         try await withOIDCProviderMock { provider in

@@ -6,7 +6,7 @@ import JWTKit
 import Latchkey
 import Testing
 
-@Suite struct SignInWithEmailLinkTests {
+@Suite(.outsideProcesses) struct SignInWithEmailLinkTests {
     @Test func completingALinkCreatesAVerifiedAccountAndReturnsTokens() async throws {
         try await withApp { client, workspace, mailbox in
             try await client.sendLink(to: "Alice@Example.com")

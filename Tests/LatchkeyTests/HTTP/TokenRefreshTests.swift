@@ -5,7 +5,7 @@ import Latchkey
 import NIOCore
 import Testing
 
-@Suite struct TokenRefreshTests {
+@Suite(.outsideProcesses) struct TokenRefreshTests {
     /// Signs Alice in and returns her first refresh token.
     func signIn(_ client: any TestClientProtocol, _ mailbox: Mailbox) async throws -> String {
         try await client.sendLink()

@@ -3,7 +3,7 @@ import Latchkey
 import Testing
 
 /// Sends real mail through libcurl to `smtp_sink.py` (aiosmtpd) on 127.0.0.1.
-@Suite("CurlSMTPTransport", .timeLimit(.minutes(1)))
+@Suite("CurlSMTPTransport", .outsideProcesses)
 struct CurlSMTPTransportTests {
     static let alice = EmailAddress("alice@example.com")!
     static let bob = EmailAddress("bob@example.org")!
@@ -216,7 +216,8 @@ struct CurlSMTPTransportTests {
             let started = ContinuousClock.now
             transport.close()
             let queuedError = await failure { try await second.value }
-            #expect(ContinuousClock.now - started < .seconds(1))
+            // Half the worker's 6 s: a busy machine takes over a second to get here, but waiting for the worker takes 6.
+            #expect(ContinuousClock.now - started < .seconds(3))
             #expect(queuedError?.kind == .other)
             #expect(queuedError?.isPermanent == false)
             let inFlightError = await failure { try await first.value }
@@ -238,7 +239,8 @@ struct CurlSMTPTransportTests {
                 let started = ContinuousClock.now
                 queued.cancel()
                 await #expect(throws: CancellationError.self) { try await queued.value }
-                #expect(ContinuousClock.now - started < .seconds(1))
+                // Half the worker's 8 s: a busy machine took over a second to get here, but waiting for the worker takes 8.
+                #expect(ContinuousClock.now - started < .seconds(4))
                 _ = try? await first
             }
         }
@@ -260,7 +262,7 @@ struct CurlSMTPTransportTests {
 
     /// Polls `condition` for up to five seconds.
     private func waitUntil(_ condition: () throws -> Bool) async throws {
-        for _ in 0..<100 where try !condition() {
+        for _ in 0..<400 where try !condition() {
             try await Task.sleep(for: .milliseconds(50))
         }
         try #require(try condition())

@@ -13,7 +13,7 @@ extension ChildProcess {
         let name = UUID().uuidString
         let output = directory.appendingPathComponent("\(name).out")
         let error = directory.appendingPathComponent("\(name).err")
-        let status = await (try ChildProcess(arguments, outputPath: output.path, errorPath: error.path)).exitStatus()
+        let status = try await ChildProcess(arguments, outputPath: output.path, errorPath: error.path).exitStatus()
         return ProgramOutput(
             status: status, output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
             error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")

@@ -11,6 +11,8 @@ import Synchronization
 /// the more often the more files are open (swift-corelibs-foundation#5472, Swift 6.3.1); spawning directly avoids it.
 final class ChildProcess: Sendable {
     let pid: pid_t
+    /// The program, for messages.
+    let program: String
     /// The write end of the child's standard input, when it has one; closing it is end of input.
     private let input: Mutex<Int32?>
     private let status = Mutex<Int32?>(nil)
@@ -51,6 +53,7 @@ final class ChildProcess: Sendable {
             throw ChildProcessError(description: "\(arguments[0]) could not start: \(String(cString: strerror(result)))")
         }
         self.pid = pid
+        program = arguments[0]
         input = Mutex(withInput ? pipeEnds[1] : nil)
     }
 
@@ -90,9 +93,16 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits (polling, so no thread blocks) until the child exits, and returns its exit status.
-    /// A cancelled wait kills the child instead of polling on: a cancelled sleep returns at once.
-    func exitStatus() async -> Int32 {
+    /// A cancelled wait kills the child instead of polling on: a cancelled sleep returns at once. A child still running
+    /// after `limit` (generous: a busy machine is slow, but a hung program must fail its test, not stall the run) is
+    /// killed, and the wait throws.
+    func exitStatus(within limit: Duration = .seconds(120)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + limit
         while isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                throw ChildProcessError(description: "\(program) did not exit within \(limit)")
+            }
             do {
                 try await Task.sleep(for: .milliseconds(20))
             } catch {

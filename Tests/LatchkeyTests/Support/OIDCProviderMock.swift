@@ -64,7 +64,8 @@ struct OIDCProviderMock: Sendable {
     }
 }
 
-/// Runs `body` with the test run's provider. One provider serves every test (each uses its own subjects): starting
+/// Runs `body` with the test run's provider. One provider serves every test, so each test signs in subjects no other
+/// test uses: the mock keeps one set of claims per subject, and tests that run at once would overwrite them. Starting
 /// one per test, with the suites starting together, took the cores long enough that PostgreSQL stores missed their
 /// opening deadline.
 func withOIDCProviderMock<T>(_ body: (OIDCProviderMock) async throws -> T) async throws -> T {
@@ -101,7 +102,7 @@ func freeLoopbackPort() throws -> Int {
 
 /// Polls `port` until the server there accepts connections.
 private func waitUntilListening(port: Int, process: ChildProcess, log: URL) async throws {
-    for _ in 0..<300 {
+    for _ in 0..<1_200 {
         if canConnect(port: port) { return }
         guard process.isRunning else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -109,7 +110,7 @@ private func waitUntilListening(port: Int, process: ChildProcess, log: URL) asyn
         }
         try await Task.sleep(for: .milliseconds(50))
     }
-    throw TestServerError(description: "oidc-provider-mock did not listen within 15 seconds")
+    throw TestServerError(description: "oidc-provider-mock did not listen within 60 seconds")
 }
 
 private func canConnect(port: Int) -> Bool {

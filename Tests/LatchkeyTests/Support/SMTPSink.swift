@@ -95,12 +95,12 @@ func withSMTPSink<T>(_ options: SMTPSink.Options = .init(), _ body: (SMTPSink) a
         let log = directory.appendingPathComponent("sink.log")
         // The sink exits when its standard input closes, which happens at the latest when the test process dies.
         let process = try ChildProcess(
-            [ProcessInfo.processInfo.environment["LATCHKEY_PYTHON"] ?? "python3", SMTPSink.script.path, "--dir", directory.path, "--lifetime", "120",
+            [ProcessInfo.processInfo.environment["LATCHKEY_PYTHON"] ?? "python3", SMTPSink.script.path, "--dir", directory.path, "--lifetime", "600",
                 "--exit-on-stdin-eof"] + options.arguments, withInput: true, errorPath: log.path)
         func stop() async {
             process.closeInput()
             process.terminate()
-            _ = await process.exitStatus()
+            _ = try? await process.exitStatus()
         }
         do {
             let port = try await waitForPort(in: directory, process: process, log: log)
@@ -117,7 +117,7 @@ func withSMTPSink<T>(_ options: SMTPSink.Options = .init(), _ body: (SMTPSink) a
 /// The sink writes its port to a file once it listens; polling for it keeps the test off blocking pipe reads.
 private func waitForPort(in directory: URL, process: ChildProcess, log: URL) async throws -> Int {
     let file = directory.appendingPathComponent("port")
-    for _ in 0..<200 {
+    for _ in 0..<1_200 {
         if let text = try? String(contentsOf: file, encoding: .utf8), let port = Int(text) { return port }
         guard process.isRunning else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -125,7 +125,7 @@ private func waitForPort(in directory: URL, process: ChildProcess, log: URL) asy
         }
         try await Task.sleep(for: .milliseconds(50))
     }
-    throw SMTPSinkError(description: "smtp_sink.py did not start listening within 10 seconds")
+    throw SMTPSinkError(description: "smtp_sink.py did not start listening within 60 seconds")
 }
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made with `openssl` for one test.
@@ -151,7 +151,7 @@ struct TestCertificate {
 
 /// Runs a program found on `PATH` to completion without blocking a thread, and returns its exit status.
 private func runProcess(_ program: String, _ arguments: [String]) async throws -> Int32 {
-    await (try ChildProcess([program] + arguments)).exitStatus()
+    try await ChildProcess([program] + arguments).exitStatus()
 }
 
 /// Runs `body` with a fresh directory and removes it afterwards, even when `body` throws.

@@ -8,7 +8,7 @@ import Testing
 /// Builds the app through `buildApplication` in a fresh workspace, on a fresh store of `store`'s kind, and runs `body`
 /// against it.
 func withApp(
-    _ overrides: [String: Any] = [:], store: StoreKind = .sqlite, clock: FixedClock = FixedClock(), logger: Logger? = nil,
+    _ overrides: [String: Any] = [:], store: StoreKind = .sqlite, clock: any WallClock = FixedClock(), logger: Logger? = nil,
     testing: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol, TestWorkspace, Mailbox) async throws -> Void
 ) async throws {
     try await withWorkspace { workspace in

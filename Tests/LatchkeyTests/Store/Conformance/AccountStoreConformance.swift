@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct AccountStoreConformance {
+@Suite(.outsideProcesses) struct AccountStoreConformance {
     @Test(arguments: StoreKind.all) func accountsAreFoundByIdAndAddressAndUpdated(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             var alice = Fixture.account("alice", "alice@example.com")

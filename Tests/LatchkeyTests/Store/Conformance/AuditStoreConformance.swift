@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct AuditStoreConformance {
+@Suite(.outsideProcesses) struct AuditStoreConformance {
     /// An address's events are those naming it and those of any account that had it, newest first.
     @Test(arguments: StoreKind.all) func anAddressesEventsIncludeItsAccounts(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct CoolOffStoreConformance {
+@Suite(.outsideProcesses) struct CoolOffStoreConformance {
     /// A cool-off is on until its end, a new one moves the end, lifting ends it once, and listing shows the ones on.
     @Test(arguments: StoreKind.all) func aCoolOffRunsUntilItsEndOrItsLifting(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

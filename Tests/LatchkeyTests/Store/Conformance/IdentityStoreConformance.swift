@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct IdentityStoreConformance {
+@Suite(.outsideProcesses) struct IdentityStoreConformance {
     static func identity(_ provider: String, _ uid: String, of account: String, email: String? = nil, at offset: Double = 0) -> Identity {
         Identity(
             providerID: provider, providerUserID: uid, accountID: account, email: email.flatMap(EmailAddress.init), isEmailVerified: email != nil,

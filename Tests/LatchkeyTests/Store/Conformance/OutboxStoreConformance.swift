@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct OutboxStoreConformance {
+@Suite(.outsideProcesses) struct OutboxStoreConformance {
     static func claim(_ store: any Store, at seconds: Double, lease: Double = 60, limit: Int = 10) async throws -> [ClaimedMessage] {
         let now = Fixture.now.addingTimeInterval(seconds)
         return try await store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(lease), limit: limit) }

@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct PendingRequestStoreConformance {
+@Suite(.outsideProcesses) struct PendingRequestStoreConformance {
     @Test(arguments: StoreKind.all) func aRequestIsStoredWithEverythingItAskedFor(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             var request = Fixture.pending(1)

@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct ProviderConfigStoreConformance {
+@Suite(.outsideProcesses) struct ProviderConfigStoreConformance {
     static func config(_ id: String, kind: ProviderConfig.Kind = .oidc) -> ProviderConfig {
         ProviderConfig(
             providerID: id, kind: kind, displayName: "Name of \(id)", isEnabled: true, issuer: kind == .oidc ? "https://sso.example.com" : nil,

@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct ProviderFlowStoreConformance {
+@Suite(.outsideProcesses) struct ProviderFlowStoreConformance {
     static func session(_ byte: UInt8, handoff: String? = nil) -> ProviderSession {
         ProviderSession(
             stateHash: Data(repeating: byte, count: 32), sessionID: "session-\(byte)", providerID: "oidc.corp",

@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct RateCounterStoreConformance {
+@Suite(.outsideProcesses) struct RateCounterStoreConformance {
     /// A window opens at the first attempt, counts up to its limit, then counts nothing until it ends and restarts.
     @Test(arguments: StoreKind.all) func aWindowCountsUpToItsLimitAndRestartsWhenItEnds(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

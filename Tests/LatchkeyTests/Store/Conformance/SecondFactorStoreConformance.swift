@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct SecondFactorStoreConformance {
+@Suite(.outsideProcesses) struct SecondFactorStoreConformance {
     static let account = Account(id: "acct", email: EmailAddress("ann@example.com"), isEmailVerified: true, validSince: Fixture.now, createdAt: Fixture.now)
 
     static func factor(_ id: String, step: Int64 = 100, at offset: TimeInterval = 0) -> SecondFactor {

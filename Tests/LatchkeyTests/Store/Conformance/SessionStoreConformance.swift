@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct SessionStoreConformance {
+@Suite(.outsideProcesses) struct SessionStoreConformance {
     static func session(_ id: String, of account: String = "alice", provider: SignInProvider = .password) -> SessionRecord {
         SessionRecord(id: id, accountID: account, signInProvider: provider, authTime: Fixture.now, createdAt: Fixture.now)
     }

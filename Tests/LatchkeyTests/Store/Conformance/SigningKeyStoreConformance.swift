@@ -2,7 +2,7 @@ import Foundation
 import Latchkey
 import Testing
 
-@Suite struct SigningKeyStoreConformance {
+@Suite(.outsideProcesses) struct SigningKeyStoreConformance {
     static let secret = ServerSecret(material: Data(repeating: 4, count: 32))
 
 

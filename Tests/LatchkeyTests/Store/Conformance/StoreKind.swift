@@ -47,7 +47,7 @@ enum PostgresTestServer {
         guard let (host, port) = address else { throw ChildProcessError(description: "LATCHKEY_TEST_POSTGRES is not set") }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let psql = try ChildProcess(["psql", "-h", host, "-p", "\(port)", "-U", "latchkey", "-d", "postgres", "-c", "CREATE DATABASE \(name)"])
-        guard await psql.exitStatus() == 0 else { throw ChildProcessError(description: "psql could not create \(name)") }
+        guard try await psql.exitStatus() == 0 else { throw ChildProcessError(description: "psql could not create \(name)") }
         // A long connect timeout (and with it the opening deadline): with every suite starting at once, two cooperative
         // threads busy with other tests' file syncs can keep a store from opening within the default 10 s. Tests of a
         // database that does not answer set their own.

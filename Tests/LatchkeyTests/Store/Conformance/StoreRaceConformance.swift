@@ -5,7 +5,7 @@ import Testing
 
 /// The rules that must hold with concurrent writers, whatever the store: each rests on a constraint or a conditional
 /// statement, never on there being one writer.
-@Suite struct StoreRaceConformance {
+@Suite(.outsideProcesses) struct StoreRaceConformance {
     struct Services {
         let store: any Store
         let secret: ServerSecret

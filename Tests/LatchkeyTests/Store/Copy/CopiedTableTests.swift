@@ -5,7 +5,7 @@ import Testing
 
 /// The description `latchkey copy` works from against each store's migrated schema: a table or a column a migration
 /// adds without describing it here would otherwise be left behind by every copy.
-@Suite struct CopiedTableTests {
+@Suite(.outsideProcesses) struct CopiedTableTests {
     @Test(arguments: StoreKind.all) func everyTableAndColumnOfTheSchemaIsCopiedAsItsKind(_ kind: StoreKind) async throws {
         try await withWorkspace { workspace in
             let configuration = try await kind.configuration(in: workspace)

@@ -54,7 +54,7 @@ enum CopyDeployment {
     /// yet, Dave turns on an authenticator and signs in again up to its code, Carol starts to turn one on, Erin signs in
     /// with the provider and Frank starts to, an admin adds a provider, and Grace says a sign-in wasn't her, which leaves
     /// rows in every table.
-    static func populate(_ configuration: AppConfiguration, clock: FixedClock) async throws -> Issued {
+    static func populate(_ configuration: AppConfiguration, clock: RunningClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
         return try await serve(configuration, clock: clock) { client, mailbox in
             var tokens: [String: [String: Any]] = [:]
@@ -74,13 +74,13 @@ enum CopyDeployment {
             let provider = try await OIDCProviderMock.shared.value
             _ = try await client.post(
                 "/v1/accounts:signInWithIdp",
-                json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock"}"#)
+                json: #"{"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-copy-1"))&providerId=oidc.mock"}"#)
             // Another account's attempt to link Erin's identity gets it back with a pendingToken (the SDKs' "already in use").
             let other = try #require(try await client.post("/v1/accounts:signUp", json: "{}").json["idToken"] as? String)
             let erin = try await client.post(
                 "/v1/accounts:signInWithIdp",
                 json: #"""
-                    {"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-1"))&providerId=oidc.mock","idToken":"\#(other)","returnIdpCredential":true}
+                    {"requestUri":"http://localhost","postBody":"id_token=\#(try await provider.idToken(subject: "erin-copy-1"))&providerId=oidc.mock","idToken":"\#(other)","returnIdpCredential":true}
                     """#
             ).json
             let started = try await client.post(
@@ -106,7 +106,7 @@ enum CopyDeployment {
 
     /// Runs `body` against a server on `configuration`'s store, over real HTTP.
     static func serve<T: Sendable>(
-        _ configuration: AppConfiguration, clock: FixedClock, _ body: @Sendable (any TestClientProtocol, Mailbox) async throws -> T
+        _ configuration: AppConfiguration, clock: RunningClock, _ body: @Sendable (any TestClientProtocol, Mailbox) async throws -> T
     ) async throws -> T {
         let app = try await buildApplication(
             configuration, clock: clock, logger: logger, templates: TestTemplates.library(for: configuration.templatesDirectory))

@@ -5,15 +5,15 @@ import Testing
 
 /// `latchkey copy` in every direction this run can reach: a deployment populated over HTTP, copied, and served from
 /// the copy with the code, the refresh token, the provider sign-in and the pending token it issued before.
-@Suite struct StoreCopyTests {
+@Suite(.outsideProcesses) struct StoreCopyTests {
     /// SQLite to SQLite always; from, to and within PostgreSQL when `scripts/test` started a server.
     static let directions: [(StoreKind, StoreKind)] = StoreKind.all.flatMap { from in StoreKind.all.map { (from, $0) } }
 
     @Test(arguments: directions)
     func aCopySignsInWithTheCodeAndRefreshesTheTokenIssuedBeforeIt(_ from: StoreKind, _ to: StoreKind) async throws {
         try await withWorkspace { workspace in
-            // Now, because the provider signs its tokens with the real time.
-            let clock = FixedClock(Date())
+            // Running with the real time, with which the provider signs its tokens, however long the copy takes.
+            let clock = RunningClock()
             let settings = try await CopyDeployment.settings()
             let source = try await from.configuration(in: workspace, settings)
             let target = try await to.configuration(in: workspace, settings.merging(["storage.sqlite.path": workspace.copyPath]) { $1 })
@@ -33,13 +33,13 @@ import Testing
                 #expect(refreshed.status == .ok)
                 #expect(try refreshed.json["user_id"] as? String == issued.accountID)
                 let provider = try await OIDCProviderMock.shared.value
-                let redirect = try await provider.authorize(issued.authorizationURL, subject: "frank-1")
+                let redirect = try await provider.authorize(issued.authorizationURL, subject: "frank-copy-1")
                 let frank = try await client.post(
                     "/v1/accounts:signInWithIdp", json: #"{"requestUri":"\#(redirect)","sessionId":"\#(issued.sessionID)"}"#)
-                #expect(try frank.json["federatedId"] as? String == "frank-1")
+                #expect(try frank.json["federatedId"] as? String == "frank-copy-1")
                 let erin = try await client.post(
                     "/v1/accounts:signInWithIdp", json: #"{"requestUri":"http://localhost","pendingToken":"\#(issued.pendingToken)"}"#)
-                #expect(try erin.json["federatedId"] as? String == "erin-1" && erin.json["isNewUser"] == nil)
+                #expect(try erin.json["federatedId"] as? String == "erin-copy-1" && erin.json["isNewUser"] == nil)
                 // The authenticator's sealed secret opens in the copy: Dave's code of the next step finishes his sign-in.
                 let dave = try await client.finishSecondFactor(
                     issued.pendingCredential, factorID: issued.authenticator.factorID, code: issued.authenticator.code(at: clock.now, steps: 1))
