@@ -5,7 +5,7 @@ import Testing
 
 /// The part of `OAuthProvider.credential(with:)` that runs everywhere: the hosted page's request for an Apple app, and
 /// the credential in the URL it sends the app back to. (Only the browser sheet between them is Apple's.)
-@Suite(.timeLimit(.minutes(1))) struct AuthHostedSignInTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthHostedSignInTests {
     static let appClientID = "123-abc.apps.googleusercontent.com"
 
     @Test func theHostedPageSignsInAnAppleApp() async throws {

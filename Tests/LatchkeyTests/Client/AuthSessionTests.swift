@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// LatchkeyAuth's session: token renewal, persistence, sign-out and failures, against the real application in process.
-@Suite(.timeLimit(.minutes(1))) struct AuthSessionTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthSessionTests {
     /// An ID token is renewed once it is within five minutes of its expiry, counted on the device from the token's
     /// lifetime: the server's tokens last 6 minutes (fresh), then 4 (stale at once, so every call renews).
     @Test(arguments: [(360, 0), (240, 2)]) func theTokenIsRenewedShortlyBeforeItsExpiry(_ lifetime: Int, _ renewals: Int) async throws {
