@@ -117,7 +117,8 @@ def test_the_embedded_default_works_with_either_transport():
 def test_an_oidc_provider_trusted_about_addresses_is_warned_of(tmp_path):
     config = tmp_path / "oidc.json"
     provider = {"providerId": "oidc.corp", "issuer": "https://sso.example.com", "clientId": "latchkey"}
-    config.write_text(json.dumps(embedded_default(identityProviders=[provider, {**provider, "providerId": "oidc.strict", "emailTrust": "never"}])))
+    providers = [provider, {**provider, "providerId": "oidc.strict", "emailTrust": "never"}]
+    config.write_text(json.dumps(embedded_default(identityProviders=providers, templatesDirectory=str(REPO / "templates"))))
     result = check(config)
     assert result.returncode == 0, result.stderr
     assert "OK" in result.stdout
