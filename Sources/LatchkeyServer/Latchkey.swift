@@ -51,13 +51,10 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             let app = try await buildApplication(configuration)
-            try await app.runUntilStopped(shutdownTimeout: .seconds(configuration.server.shutdownTimeoutSeconds))
+            try await app.runUntilStopped(
+                shutdownTimeout: .seconds(configuration.server.shutdownTimeoutSeconds), explaining: configuration.server.listenFailure)
         } catch let error as StartupError {
             printError("latchkey: \(error)")
-            throw ExitCode.failure
-        } catch {
-            guard let failure = configuration.server.listenFailure(error) else { throw error }
-            printError("latchkey: \(failure)")
             throw ExitCode.failure
         }
     }
