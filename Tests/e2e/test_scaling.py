@@ -346,6 +346,11 @@ def test_a_kill_9_during_delivery_loses_no_message_and_repeats_only_those_in_fli
 
     # The survivors deliver the rest, and, once its lease has run out, what the killed instance held.
     arrived = wait_for_mail(sink, MESSAGES, timeout=60)
+    # A count of files reaches the thousand early when messages in flight at the kill came twice: wait (bounded) for every
+    # recipient, then for the count to settle.
+    deadline = time.monotonic() + 60
+    while {envelope["rcpt_tos"][0] for envelope, _ in sink.messages()} != set(recipients) and time.monotonic() < deadline:
+        time.sleep(1)
     while time.monotonic() < killed_at + LEASE + 2 or mail_count(sink.directory) != arrived:
         arrived = mail_count(sink.directory)
         time.sleep(0.5)
