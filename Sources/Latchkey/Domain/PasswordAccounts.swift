@@ -90,8 +90,12 @@ package struct PasswordAccounts: Sendable {
                 var attempt = SignInFinisher.Attempt(
                     account: account, stored: stored, provider: .password, requester: requester, auditDetail: "password linked")
                 attempt.secondFactor = claims.carriedSecondFactor
-                try await notices.queue(SecurityNotice(.passwordAdded, language: language, at: now, requester: requester), to: stored, at: now, in: transaction)
-                return try await finisher.finish(attempt, at: now, in: transaction)
+                let verdict = try await finisher.finish(attempt, at: now, in: transaction)
+                if case .accepted = verdict {
+                    try await notices.queue(
+                        SecurityNotice(.passwordAdded, language: language, at: now, requester: requester), to: stored, at: now, in: transaction)
+                }
+                return verdict
             }
         } catch let conflict as AccountConflict {
             throw conflict.refusal

@@ -108,11 +108,6 @@ package struct ProviderSignIn: Sendable {
                 return .refused(.credentialTooOld)
             }
             let stored = account
-            try await notices.queue(
-                SecurityNotice(.providerLinked, providerName: provider.brandName, language: language, at: now, requester: requester), to: stored, at: now,
-                in: transaction)
-            // Another identity of the same provider is replaced, its index entry with it.
-            try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
             if !allowsDuplicateEmails, let email = identity.email {
                 if account.email == nil { (account.email, account.isEmailVerified) = (email, identity.isEmailVerified) }
                 if identity.isEmailVerified, account.email == email { account.isEmailVerified = true }
@@ -120,8 +115,16 @@ package struct ProviderSignIn: Sendable {
             var attempt = SignInFinisher.Attempt(
                 account: account, stored: stored, provider: provider, identity: entry(identity, account: account.id, now: now), requester: requester,
                 auditDetail: "linked \(identity.providerID)")
+            // Another identity of the same provider is replaced, its index entry with it.
+            attempt.replacesProviderIdentities = true
             attempt.secondFactor = linking.carriedSecondFactor
-            return try await finish(attempt)
+            let verdict = try await finish(attempt)
+            if case .accepted = verdict {
+                try await notices.queue(
+                    SecurityNotice(.providerLinked, providerName: provider.brandName, language: language, at: now, requester: requester), to: stored,
+                    at: now, in: transaction)
+            }
+            return verdict
         }
         if let known {
             guard let account = try await transaction.lockedAccount(id: known.accountID) else { return .refused(.userNotFound) }
@@ -140,13 +143,13 @@ package struct ProviderSignIn: Sendable {
             var account = owner
             account.isEmailVerified = true
             (account.displayName, account.photoURL) = (identity.displayName, identity.photoURL)
-            let previous = try await transaction.identities(accountID: owner.id).filter { $0.providerID == identity.providerID }
-            if !previous.isEmpty { try await transaction.deleteIdentities(accountID: owner.id, providerID: identity.providerID) }
-            return try await finish(
-                .init(
-                    account: account, stored: owner, provider: provider, provesAddressOnly: true, identity: entry(identity, account: owner.id, now: now),
-                    requester: requester, auditDetail: "address proven by \(identity.providerID)"),
-                recycled: !previous.isEmpty)
+            // An entry of the same provider under another user id (a recycled address) is replaced.
+            let recycled = try await transaction.identities(accountID: owner.id).contains { $0.providerID == identity.providerID }
+            var attempt = SignInFinisher.Attempt(
+                account: account, stored: owner, provider: provider, provesAddressOnly: true, identity: entry(identity, account: owner.id, now: now),
+                requester: requester, auditDetail: "address proven by \(identity.providerID)")
+            attempt.replacesProviderIdentities = recycled
+            return try await finish(attempt, recycled: recycled)
         }
         guard autoCreate else { return .refused(.userNotFound) }
         var account = Account.new(email: allowsDuplicateEmails ? nil : identity.email, at: now)

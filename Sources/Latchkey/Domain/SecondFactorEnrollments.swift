@@ -72,7 +72,7 @@ package struct SecondFactorEnrollments: Sendable {
         let sessionHash = secret.hash(sessionInfo, for: .enrollmentSession)
         let factorID = Account.makeID()
         let (secret, policy, finisher, notices, recentLogin) = (secret, policy, finisher, notices, recentLogin)
-        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+        let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
             let eligible = try await Self.eligible(claims, in: transaction)
             guard case .accepted((let account, _)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
             guard let pending = try await transaction.pendingEnrollment(sessionHash: sessionHash), pending.accountID == account.id else {
@@ -104,7 +104,7 @@ package struct SecondFactorEnrollments: Sendable {
                 in: transaction)
             return .accepted(try await Self.reopen(claims, account, secondFactor: factorID, finisher: finisher, at: now, in: transaction))
         }
-        return try signedInAgain(claims, verdict, at: now, logger: logger, "Second factor enrolled")
+        return try signedInAgain(verdict, logger: logger, "Second factor enrolled")
     }
 
     /// Removes one factor after a recent sign-in. The user gets new tokens without second-factor claims; other sessions
@@ -114,7 +114,7 @@ package struct SecondFactorEnrollments: Sendable {
     ) async throws -> Session {
         let now = clock.now
         let (recentLogin, finisher, notices) = (recentLogin, finisher, notices)
-        let verdict = try await store.write { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
+        let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
             let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
             guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
@@ -129,28 +129,25 @@ package struct SecondFactorEnrollments: Sendable {
                 at: now, in: transaction)
             return .accepted(try await Self.reopen(claims, account, secondFactor: nil, finisher: finisher, at: now, in: transaction))
         }
-        return try signedInAgain(claims, verdict, at: now, logger: logger, "Second factor withdrawn")
+        return try signedInAgain(verdict, logger: logger, "Second factor withdrawn")
     }
 
     /// A new session for the user of `claims`, in the change's transaction: the presented token's provider and
     /// `auth_time`, with `secondFactor` (an enrollment id) or none.
     private static func reopen(
         _ claims: IDTokenClaims, _ account: Account, secondFactor: String?, finisher: SignInFinisher, at now: Date, in transaction: any StoreTransaction
-    ) async throws -> (UserRecord, IssuedRefreshToken) {
-        let refresh = try await finisher.open(
-            accountID: account.id, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: secondFactor,
-            authTime: claims.authenticatedAt, at: now, in: transaction)
-        return (try await transaction.userRecord(account), refresh)
+    ) async throws -> SignInFinisher.Finished {
+        try await finisher.reopen(
+            account, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: secondFactor, authTime: claims.authenticatedAt,
+            at: now, in: transaction)
     }
 
     /// After the commit: wakes the outbox for the notice the change queued, and signs the new session's tokens.
-    private func signedInAgain(
-        _ claims: IDTokenClaims, _ verdict: Verdict<(UserRecord, IssuedRefreshToken)>, at now: Date, logger: Logger, _ event: Logger.Message
-    ) throws -> Session {
-        let (user, refresh) = try verdict.get()
+    private func signedInAgain(_ verdict: Verdict<SignInFinisher.Finished>, logger: Logger, _ event: Logger.Message) throws -> Session {
+        let finished = try verdict.get()
         notices.nudge()
-        logger.debug(event, metadata: ["account": "\(user.account.id)"])
-        return try finisher.tokens(for: user, refresh: refresh, authTime: claims.authenticatedAt, now: now)
+        logger.debug(event, metadata: ["account": "\(finished.user.account.id)"])
+        return try finisher.session(for: finished)
     }
 
     /// The account behind `claims` and its factors, if it may enroll one: its session signed in with a first factor second

@@ -7,7 +7,8 @@ import Logging
 /// Guessing is cut off twice: a challenge takes at most `SecondFactorChallenge.maximumAttempts` codes, and wrong codes
 /// count per account across challenges (`rateLimits.secondFactorPerAccount`), so a stolen password cannot be turned into a
 /// brute force of the code by signing in again and again. A code's time step is spent once accepted. The wrong code
-/// that ends a challenge emails the owner: whoever sent it got past the first factor.
+/// that ends a challenge emails the owner: whoever sent it got past the first factor. The right code finishes the
+/// sign-in in `SignInFinisher`, which applies what it keeps (`PendingSignIn`) and refuses a disabled account.
 package struct SecondFactorSignIn: Sendable {
     let store: any Store
     let secret: ServerSecret
@@ -59,43 +60,48 @@ package struct SecondFactorSignIn: Sendable {
         // outruns the count; a right one is taken back. The window counts an account's codes, whoever sends them.
         let attempts = [RateLimiter.Check(.secondFactorPerAccount, challenge.accountID)]
         let (secret, policy, finisher, notices, limiter, requester) = (secret, policy, finisher, notices, limiter, caller.requester)
-        let verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<(UserRecord, IssuedRefreshToken)> in
-            // The account is held first, as every write that changes it holds it before its other rows (a revocation
-            // deletes its challenges), so the two cannot wait on each other. The attempt is claimed before the code is
-            // looked at: a challenge answers at most its number of codes.
-            guard let account = try await transaction.lockedAccount(id: challenge.accountID),
-                let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
-                challenge.accountID == account.id
-            else { return .refused(.invalidMFAPendingCredential) }
-            guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
-                return .refused(.mfaEnrollmentNotFound)
-            }
-            guard !account.isDisabled else { return .refused(.userDisabled) }
-            let shared = try secret.open(factor.sealedSecret, for: .secondFactorSecret)
-            guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals),
-                try await transaction.useSecondFactorStep(step, factorID: factor.id, accountID: account.id)
-            else {
-                try await transaction.record(
-                    AuditEvent(.secondFactorRefused, at: now, accountID: account.id, email: account.email, requester: requester))
-                if challenge.attempts == SecondFactorChallenge.maximumAttempts {
-                    try await notices.queue(SecurityNotice(.codesRefused, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
+        let verdict: Verdict<SignInFinisher.Finished>
+        do {
+            verdict = try await limiter.write(counting: attempts, requester: requester) { transaction -> Verdict<SignInFinisher.Finished> in
+                // The account is held first, as every write that changes it holds it before its other rows (a revocation
+                // deletes its challenges), so the two cannot wait on each other. The attempt is claimed before the code is
+                // looked at: a challenge answers at most its number of codes.
+                guard let account = try await transaction.lockedAccount(id: challenge.accountID),
+                    let challenge = try await transaction.claimSecondFactorAttempt(credentialHash: credentialHash, at: now),
+                    challenge.accountID == account.id, let pending = challenge.pending
+                else { return .refused(.invalidMFAPendingCredential) }
+                guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
+                    return .refused(.mfaEnrollmentNotFound)
                 }
-                return .refused(.invalidCode)
+                let shared = try secret.open(factor.sealedSecret, for: .secondFactorSecret)
+                guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals),
+                    try await transaction.useSecondFactorStep(step, factorID: factor.id, accountID: account.id)
+                else {
+                    try await transaction.record(
+                        AuditEvent(.secondFactorRefused, at: now, accountID: account.id, email: account.email, requester: requester))
+                    if challenge.attempts == SecondFactorChallenge.maximumAttempts {
+                        try await notices.queue(
+                            SecurityNotice(.codesRefused, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
+                    }
+                    return .refused(.invalidCode)
+                }
+                guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
+                try await limiter.uncount(attempts, in: transaction)
+                // The sign-in the first factor began ends now, with what it changes in the account.
+                var attempt = SignInFinisher.Attempt(
+                    account: pending.applied(to: account), stored: account, provider: challenge.signInProvider, identity: pending.identity,
+                    requester: requester, auditDetail: "second factor")
+                attempt.replacesProviderIdentities = pending.replacesProviderIdentities
+                attempt.secondFactor = .carried(factor.id)
+                return try await finisher.finish(attempt, at: now, in: transaction)
             }
-            guard try await transaction.deleteSecondFactorChallenge(credentialHash: credentialHash) else { return .refused(.invalidMFAPendingCredential) }
-            try await limiter.uncount(attempts, in: transaction)
-            try await transaction.recordSignIn(accountID: account.id, at: now)
-            let refresh = try await finisher.open(
-                accountID: account.id, provider: challenge.signInProvider, secondFactor: factor.id, authTime: now, at: now, in: transaction)
-            try await transaction.record(
-                AuditEvent(.signInCompleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: "second factor"))
-            var signedIn = account
-            signedIn.lastSignInAt = now
-            return .accepted((try await transaction.userRecord(signedIn), refresh))
+        } catch let conflict as AccountConflict {
+            // The identity this sign-in links was linked to another account meanwhile.
+            throw conflict.refusal
         }
         if verdict.refusal == .invalidCode { notices.nudge() }
-        let (user, refresh) = try verdict.get()
-        logger.debug("Second factor passed", metadata: ["account": "\(user.account.id)"])
-        return try finisher.tokens(for: user, refresh: refresh, authTime: now, now: now)
+        let finished = try verdict.get()
+        logger.debug("Second factor passed", metadata: ["account": "\(finished.user.account.id)"])
+        return try finisher.session(for: finished)
     }
 }

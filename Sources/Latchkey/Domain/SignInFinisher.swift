@@ -3,9 +3,10 @@ import Foundation
 /// The one way a sign-in ends, whatever first factor proved who signs in (an email link, a password, a new anonymous
 /// or password account, a user's own password change, an identity provider), and where the second factor stands.
 ///
-/// Inside the first factor's transaction it applies the takeover rule, writes the account and its email identity,
-/// then either opens the session or, for an account with second factors, keeps a challenge for the code instead; after
-/// the commit it signs the tokens. Sessions are opened nowhere else (`open`).
+/// Inside the first factor's transaction it applies the takeover rule, then either writes the account, its identities and
+/// a new session, or, for an account with second factors, keeps a challenge with what the sign-in would change
+/// (`PendingSignIn`) and changes nothing else: the second factor's code finishes that sign-in here too. After the commit
+/// it signs the tokens. Sessions are opened nowhere else.
 package struct SignInFinisher: Sendable {
     /// What a first factor proved.
     package struct Attempt: Sendable {
@@ -21,6 +22,9 @@ package struct SignInFinisher: Sendable {
         /// The identity-provider identity this sign-in proves, saved with the account (after any takeover has removed
         /// the account's other providers).
         package var identity: Identity?
+        /// Whether the account's other identities of `identity`'s provider go first (one identity per provider: a link
+        /// replaces an earlier one, a recycled address's entry is replaced).
+        package var replacesProviderIdentities = false
         /// Whether an enrolled second factor is asked for, or was passed already.
         package var secondFactor = SecondFactorStep.askIfEnrolled
         package var requester = RequesterSummary()
@@ -45,8 +49,8 @@ package struct SignInFinisher: Sendable {
     package enum SecondFactorStep: Sendable, Equatable {
         /// A first factor: an account with factors is asked for a code before its session opens.
         case askIfEnrolled
-        /// Signed in already (a user's own password change, linking from a session): the new session carries the
-        /// enrollment id the signed-in session passed, if any.
+        /// Signed in already (a user's own password change, linking from a session) or passed just now (the code of a
+        /// challenge): the new session carries that enrollment id, if any.
         case carried(String?)
     }
 
@@ -55,6 +59,8 @@ package struct SignInFinisher: Sendable {
         package let user: UserRecord
         let step: Step
         package let authTime: Date
+        /// When its tokens are signed.
+        let signedAt: Date
         package let isNewUser: Bool
         /// Whether the takeover rule stripped credentials.
         package let tookOver: Bool
@@ -82,7 +88,7 @@ package struct SignInFinisher: Sendable {
     }
 
     /// Finishes `attempt` inside the caller's transaction. A disabled account is refused (whatever the first factor
-    /// spent stays spent); an account clash throws `AccountConflict`, rolling the transaction back.
+    /// spent stays spent, nothing else changes); an account clash throws `AccountConflict`, rolling the transaction back.
     package func finish(_ attempt: Attempt, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Finished> {
         var account = attempt.account
         guard !account.isDisabled else { return .refused(.userDisabled) }
@@ -95,9 +101,13 @@ package struct SignInFinisher: Sendable {
             // Every code the earlier holder could still use dies, undos of address changes too.
             try await transaction.spendOutstandingRequests(accountID: account.id, sparingUndosBefore: nil, at: now)
         }
+        // A takeover strips the factors, so only an account the first factor did not take over is challenged.
         let factors = try await factorsToAsk(attempt, in: transaction)
-        // The sign-in counts once its second factor is passed too.
-        if factors.isEmpty { account.lastSignInAt = now }
+        guard factors.isEmpty else { return .accepted(try await challenge(attempt, factors: factors, at: now, in: transaction)) }
+        account.lastSignInAt = now
+        if let identity = attempt.identity, attempt.replacesProviderIdentities {
+            try await transaction.deleteIdentities(accountID: account.id, providerID: identity.providerID)
+        }
         try await transaction.saveAccount(account, stored: attempt.stored, createsEmailIdentity: attempt.identity == nil, at: now)
         if let identity = attempt.identity { try await transaction.save(identity) }
         // A new account has just the identities its address and this sign-in give it.
@@ -111,28 +121,42 @@ package struct SignInFinisher: Sendable {
             user.identities.append(email)
         }
         let isNewUser = attempt.stored == nil
-        guard factors.isEmpty else {
-            let credential = ServerSecret.makeToken()
-            try await transaction.insert(
-                SecondFactorChallenge(
-                    credentialHash: minter.secret.hash(credential, for: .secondFactorChallenge), accountID: account.id,
-                    signInProvider: attempt.provider, expiresAt: now.addingTimeInterval(secondFactors.challengeLifetime)))
-            try await transaction.record(
-                AuditEvent(.secondFactorRequested, at: now, accountID: account.id, email: account.email, requester: attempt.requester, detail: attempt.auditDetail))
-            return .accepted(
-                Finished(user: user, step: .challenged(credential: credential, factors: factors), authTime: now, isNewUser: isNewUser, tookOver: tookOver))
-        }
         let carried = if case .carried(let id) = attempt.secondFactor { id } else { String?.none }
         let refresh = try await open(accountID: account.id, provider: attempt.provider, secondFactor: carried, authTime: now, at: now, in: transaction)
         try await transaction.record(
             AuditEvent(
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
                 detail: attempt.auditDetail ?? (isNewUser ? "new account" : nil)))
-        return .accepted(Finished(user: user, step: .opened(refresh), authTime: now, isNewUser: isNewUser, tookOver: tookOver))
+        return .accepted(Finished(user: user, step: .opened(refresh), authTime: now, signedAt: now, isNewUser: isNewUser, tookOver: tookOver))
+    }
+
+    /// Keeps a challenge for the code of one of `factors`, with what `attempt` changes once the code is right.
+    private func challenge(_ attempt: Attempt, factors: [SecondFactor], at now: Date, in transaction: any StoreTransaction) async throws -> Finished {
+        let account = attempt.stored ?? attempt.account
+        let credential = ServerSecret.makeToken()
+        try await transaction.insert(
+            SecondFactorChallenge(
+                credentialHash: minter.secret.hash(credential, for: .secondFactorChallenge), accountID: account.id, signInProvider: attempt.provider,
+                pending: PendingSignIn(attempt), expiresAt: now.addingTimeInterval(secondFactors.challengeLifetime)))
+        try await transaction.record(
+            AuditEvent(.secondFactorRequested, at: now, accountID: account.id, email: account.email, requester: attempt.requester, detail: attempt.auditDetail))
+        return Finished(
+            user: try await transaction.userRecord(account), step: .challenged(credential: credential, factors: factors), authTime: now, signedAt: now,
+            isNewUser: false, tookOver: false)
+    }
+
+    /// A new session for a signed-in user whose way of signing in changed under it (a second factor enrolled or
+    /// withdrawn): the presented token's provider and `authTime`, with `secondFactor` (an enrollment id) or none.
+    package func reopen(
+        _ account: Account, provider: SignInProvider, secondFactor: String?, authTime: Date, at now: Date, in transaction: any StoreTransaction
+    ) async throws -> Finished {
+        let refresh = try await open(accountID: account.id, provider: provider, secondFactor: secondFactor, authTime: authTime, at: now, in: transaction)
+        return Finished(
+            user: try await transaction.userRecord(account), step: .opened(refresh), authTime: authTime, signedAt: now, isNewUser: false, tookOver: false)
     }
 
     /// Opens a session in the caller's transaction and returns its first refresh token: the only place sessions begin.
-    func open(
+    private func open(
         accountID: String, provider: SignInProvider, secondFactor: String?, authTime: Date, at now: Date, in transaction: any StoreTransaction
     ) async throws -> IssuedRefreshToken {
         let refresh = minter.makeRefreshToken(signingInWith: provider, secondFactor: secondFactor, at: now)
@@ -154,22 +178,19 @@ package struct SignInFinisher: Sendable {
     package func result(for finished: Finished) throws -> SignInResult {
         switch finished.step {
         case .opened(let refresh):
-            .signedIn(try tokens(for: finished.user, refresh: refresh, authTime: finished.authTime, now: finished.authTime, isNewUser: finished.isNewUser))
+            .signedIn(
+                try minter.session(
+                    for: finished.user, authTime: finished.authTime, refresh: refresh, now: finished.signedAt, isNewUser: finished.isNewUser))
         case .challenged(let credential, let factors):
             .secondFactorRequired(
                 SecondFactorRequired(account: finished.user.account, pendingCredential: credential, factors: factors, isNewUser: finished.isNewUser))
         }
     }
 
-    /// The tokens of a sign-in that cannot be challenged: one that makes its account (a new account has no factor yet) or
-    /// carries its second factor (`SecondFactorStep.carried`).
+    /// The tokens of a sign-in that cannot be challenged: one that makes its account (a new account has no factor yet),
+    /// carries its second factor (`SecondFactorStep.carried`) or was reopened.
     package func session(for finished: Finished) throws -> Session {
         guard case .signedIn(let session) = try result(for: finished) else { throw UnexpectedChallenge() }
         return session
-    }
-
-    /// Signs the tokens of a session opened by `open`.
-    func tokens(for user: UserRecord, refresh: IssuedRefreshToken, authTime: Date, now: Date, isNewUser: Bool = false) throws -> Session {
-        try minter.session(for: user, authTime: authTime, refresh: refresh, now: now, isNewUser: isNewUser)
     }
 }

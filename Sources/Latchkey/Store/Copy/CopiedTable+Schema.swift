@@ -71,8 +71,8 @@ extension CopiedTable {
         CopiedTable(
             "second_factor_challenges", key: ["id"],
             [
-                ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("attempts", .integer),
-                ("expires_at", .real),
+                ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("pending_sign_in", .text),
+                ("attempts", .integer), ("expires_at", .real),
             ]),
     ]
 

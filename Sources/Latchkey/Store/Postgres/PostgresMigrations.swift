@@ -241,5 +241,10 @@ enum PostgresMigrations {
             "v9: custom claims",
             "ALTER TABLE accounts ADD COLUMN custom_attributes TEXT;"
         ),
+        (
+            // What a sign-in stopped at the second factor changes once its code is right (`PendingSignIn`, JSON).
+            "v10: changes a second-factor challenge applies",
+            "ALTER TABLE second_factor_challenges ADD COLUMN pending_sign_in TEXT;"
+        ),
     ]
 }

@@ -61,9 +61,9 @@ extension PostgresStoreTransaction {
     func insert(_ challenge: SecondFactorChallenge) async throws {
         try await execute(
             """
-            INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, attempts, expires_at)
-            VALUES (\(challenge.credentialHash), \(challenge.accountID), \(challenge.signInProvider.id), \(challenge.attempts),
-                \(challenge.expiresAt.timeIntervalSince1970))
+            INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, pending_sign_in, attempts, expires_at)
+            VALUES (\(challenge.credentialHash), \(challenge.accountID), \(challenge.signInProvider.id), \(challenge.pending.map(PendingSignIn.encode)),
+                \(challenge.attempts), \(challenge.expiresAt.timeIntervalSince1970))
             """)
     }
 
@@ -82,9 +82,11 @@ extension PostgresStoreTransaction {
     }
 
     private static func challenge(_ row: PostgresRandomAccessRow) throws -> SecondFactorChallenge {
-        SecondFactorChallenge(
-            credentialHash: try row["credential_hash"].decode(Data.self), accountID: try row["account_id"].decode(String.self),
-            signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)), attempts: try row["attempts"].decode(Int.self),
+        let accountID = try row["account_id"].decode(String.self)
+        return SecondFactorChallenge(
+            credentialHash: try row["credential_hash"].decode(Data.self), accountID: accountID,
+            signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)),
+            pending: PendingSignIn.decode(try row["pending_sign_in"].decode(String?.self), accountID: accountID), attempts: try row["attempts"].decode(Int.self),
             expiresAt: Date(timeIntervalSince1970: try row["expires_at"].decode(Double.self)))
     }
 

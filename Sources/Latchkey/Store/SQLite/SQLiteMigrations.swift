@@ -1,11 +1,11 @@
 import GRDB
 
 /// Every schema change, in order, as plain SQL run in one transaction each. A released migration is never edited; a
-/// change is a new one. Kept like `PostgresMigrations`: a list of names and statements, in two eras.
+/// change is a new one. Kept like `PostgresMigrations`: a list of names and statements, in three eras.
 package enum SQLiteMigrations {
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for (name, sql) in emailLinkMigrations + identityMigrations {
+        for (name, sql) in emailLinkMigrations + identityMigrations + signInFlowMigrations {
             migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
         return migrator

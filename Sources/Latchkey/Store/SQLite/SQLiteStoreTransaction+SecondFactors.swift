@@ -58,10 +58,13 @@ extension SQLiteStoreTransaction {
 
     func insert(_ challenge: SecondFactorChallenge) async throws {
         try execute(
-            sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, attempts, expires_at) VALUES (?, ?, ?, ?, ?)",
+            sql: """
+                INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, pending_sign_in, attempts, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
             arguments: [
-                challenge.credentialHash, challenge.accountID, challenge.signInProvider.id, challenge.attempts,
-                challenge.expiresAt.timeIntervalSince1970,
+                challenge.credentialHash, challenge.accountID, challenge.signInProvider.id, challenge.pending.map(PendingSignIn.encode),
+                challenge.attempts, challenge.expiresAt.timeIntervalSince1970,
             ])
     }
 
@@ -82,7 +85,7 @@ extension SQLiteStoreTransaction {
     private static func challenge(_ row: Row) -> SecondFactorChallenge {
         SecondFactorChallenge(
             credentialHash: row["credential_hash"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
-            attempts: row["attempts"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+            pending: PendingSignIn.decode(row["pending_sign_in"], accountID: row["account_id"]), attempts: row["attempts"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
     }
 
     func deleteSecondFactorChallenge(credentialHash: Data) async throws -> Bool {
