@@ -12,6 +12,10 @@ package struct PendingSignIn: Sendable, Equatable {
     /// A field's new value (nil when the sign-in clears it).
     package struct Change<Value: Sendable & Equatable>: Sendable, Equatable {
         package var value: Value
+
+        package init(value: Value) {
+            self.value = value
+        }
     }
 
     package var email: Change<EmailAddress?>?
