@@ -88,13 +88,14 @@ package func buildApplication(
                 acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
             actionIssuer: actionIssuer, actionCodes: actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
-            assertion: ProviderAssertion(
-                providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store, secret: secret,
-                clock: clock),
             signIn: ProviderSignIn(
-                store: store, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
-                allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails),
-            lookup: lookup),
+                store: store,
+                assertion: ProviderAssertion(
+                    providers: providers, discovery: discovery, verifier: IDTokenVerifier(discovery: discovery, clock: clock), store: store,
+                    secret: secret, clock: clock),
+                tokens: tokens, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
+                allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails,
+                enumerationProtection: enumerationProtection)),
         accounts: AccountsController(
             passwords: passwords, lookup: lookup, authorization: authorization, authorizedDomains: configuration.authorizedDomains),
         accountUpdates: AccountUpdatesController(

@@ -1,9 +1,11 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
-/// Signs in, signs up or links with an identity a provider vouched for, by Firebase's account-resolution table
-/// (spec §4.3), in one write transaction. Every attempt, a forged credential's too, first counts against the per-IP
-/// limit on sign-in completions (`admit`).
+/// Signs in, signs up or links with an identity provider's credential (`accounts:signInWithIdp`, v3 `verifyAssertion`):
+/// the credential checked with its provider, then Firebase's account-resolution table (spec §4.3) in one write
+/// transaction, whose account changes happen in the sign-in's finish (`SignInFinisher`). A `pendingToken` comes only with
+/// the answers the SDKs keep a credential from ("needs confirmation", "already in use"); a signed-in answer has none.
 ///
 /// - A linking request (a Firebase ID token) adds the identity to that account, unless the identity signs in somewhere
 ///   already (`FEDERATED_USER_ID_ALREADY_LINKED`), its address belongs to another account (`EMAIL_EXISTS`) or the token's
@@ -15,50 +17,90 @@ import Logging
 ///   account.
 /// - Otherwise a new account is made. `signIn.allowDuplicateEmails` drops every address rule: one account per identity.
 package struct ProviderSignIn: Sendable {
+    /// How a sign-in with a provider ends, with what the provider said (`asserted`), which the answer echoes.
+    package struct Answer: Sendable {
+        package var asserted: AssertedIdentity
+        package var outcome: Outcome
+    }
+
     /// How a sign-in with a provider ends.
     package enum Outcome: Sendable {
         /// Signed in or linked (or stopped at the account's second factor); `emailRecycled` when the account's entry for
         /// this provider named another user id before.
         case signedIn(SignInResult, emailRecycled: Bool)
-        /// The address belongs to an account the provider cannot vouch for: the user signs in there the old way first.
-        case needsConfirmation(accountID: String, verifiedProviders: [String])
+        /// The address belongs to an account the provider cannot vouch for: the user signs in there the old way first,
+        /// then links with `pendingToken`. The account and its verified providers are nil under enumeration protection:
+        /// the SDKs need only the address, the provider and the credential.
+        case needsConfirmation(accountID: String?, verifiedProviders: [String]?, pendingToken: String)
+        /// The SDKs' "credential already in use" (`returnIdpCredential`): `refusal` is `FEDERATED_USER_ID_ALREADY_LINKED`
+        /// or `EMAIL_EXISTS`, and `pendingToken` signs in with the credential instead.
+        case credentialInUse(SignInError, pendingToken: String)
     }
 
     let store: any Store
+    let assertion: any IdentityAssertion
+    let tokens: TokenIssuer
     let limiter: RateLimiter
     let clock: any WallClock
     let finisher: SignInFinisher
     let notices: SecurityNotices
     let recentLogin: TimeInterval
     let allowsDuplicateEmails: Bool
+    let enumerationProtection: Bool
 
     package init(
-        store: any Store, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval,
-        allowsDuplicateEmails: Bool
+        store: any Store, assertion: any IdentityAssertion, tokens: TokenIssuer, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher,
+        notices: SecurityNotices, recentLogin: TimeInterval, allowsDuplicateEmails: Bool, enumerationProtection: Bool
     ) {
         self.store = store
+        self.assertion = assertion
+        self.tokens = tokens
         self.limiter = limiter
         self.clock = clock
         self.finisher = finisher
         self.notices = notices
         self.recentLogin = recentLogin
         self.allowsDuplicateEmails = allowsDuplicateEmails
+        self.enumerationProtection = enumerationProtection
     }
 
-    /// Counts one attempt of `caller` against the per-IP completion limit (an admin's against none), or throws
-    /// `RateLimited`: called before the provider's credential is checked, so that floods of forged ones count too.
-    package func admit(_ caller: Caller) async throws {
+    /// `accounts:signInWithIdp`: counts the attempt against the per-IP completion limit (an admin's against none) before
+    /// the credential is checked, so floods of forged ones count too; checks the credential with its provider before
+    /// anything is written (a provider that is down, slow or lies is `INVALID_IDP_RESPONSE` and nothing changes); then
+    /// resolves the identity, linking it to the account of `request.idToken` when given. With `autoCreate` false
+    /// (re-authentication), an identity without an account is `USER_NOT_FOUND`.
+    package func signIn(_ request: SignInWithIdpRequest, language: LanguageTag = .english, by caller: Caller = Caller(), logger: Logger) async throws
+        -> Answer
+    {
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester)
+        let asserted = try await assertion.assert(
+            requestURI: request.requestUri, postBody: request.postBody, sessionID: request.sessionId, pendingToken: request.pendingToken)
+        // The token's signature is checked before the write; its session and account inside it (`AccountLookup.check`).
+        let linking = try await request.idToken.asyncFlatMap { $0.isEmpty ? nil : try await tokens.verifyIDToken($0) }
+        do {
+            switch try await signIn(
+                asserted.identity, linking: linking, autoCreate: request.autoCreate ?? true, language: language, requester: caller.requester, logger: logger)
+            {
+            case .finished(let result, let recycled):
+                return Answer(asserted: asserted, outcome: .signedIn(result, emailRecycled: recycled))
+            case .needsConfirmation(let accountID, let providers):
+                let pendingToken = try await assertion.keep(asserted)
+                return Answer(
+                    asserted: asserted,
+                    outcome: enumerationProtection
+                        ? .needsConfirmation(accountID: nil, verifiedProviders: nil, pendingToken: pendingToken)
+                        : .needsConfirmation(accountID: accountID, verifiedProviders: providers, pendingToken: pendingToken))
+            }
+        } catch let refusal as SignInError where request.returnIdpCredential == true && [.federatedUserIDAlreadyLinked, .emailExists].contains(refusal) {
+            return Answer(asserted: asserted, outcome: .credentialInUse(refusal, pendingToken: try await assertion.keep(asserted)))
+        }
     }
 
-    /// Resolves `identity`, linking it to the account of `linking` (a verified Firebase ID token) when given. With
-    /// `autoCreate` false (re-authentication), an identity without an account is `USER_NOT_FOUND`. The caller has been
-    /// admitted already.
-    package func signIn(
-        _ identity: VerifiedIdentity, linking: IDTokenClaims? = nil, autoCreate: Bool = true, language: LanguageTag = .english,
-        by caller: Caller = Caller(), logger: Logger
-    ) async throws -> Outcome {
-        let (now, requester) = (clock.now, caller.requester)
+    /// Resolves `identity` in one write transaction and finishes the sign-in.
+    private func signIn(
+        _ identity: VerifiedIdentity, linking: IDTokenClaims?, autoCreate: Bool, language: LanguageTag, requester: RequesterSummary, logger: Logger
+    ) async throws -> Resolved {
+        let now = clock.now
         let attempt = { @Sendable in
             try await store.write { transaction in
                 try await resolve(identity, linking: linking, autoCreate: autoCreate, language: language, requester: requester, now: now, in: transaction)
@@ -75,10 +117,16 @@ package struct ProviderSignIn: Sendable {
         switch try verdict.get() {
         case .finished(let finished, let recycled):
             logger.debug("Provider sign-in", metadata: ["provider": "\(identity.providerID)", "account": "\(finished.user.account.id)"])
-            return .signedIn(try finisher.result(for: finished), emailRecycled: recycled)
+            return .finished(try finisher.result(for: finished), emailRecycled: recycled)
         case .needsConfirmation(let accountID, let providers):
             return .needsConfirmation(accountID: accountID, verifiedProviders: providers)
         }
+    }
+
+    /// A resolution once its tokens are signed.
+    private enum Resolved: Sendable {
+        case finished(SignInResult, emailRecycled: Bool)
+        case needsConfirmation(accountID: String, verifiedProviders: [String])
     }
 
     private enum Resolution: Sendable {

@@ -4,17 +4,7 @@ import Foundation
 /// answer to a sign-in `createAuthUri` started (its `state`, then a code to exchange or an ID token), or a credential
 /// the app obtained itself. Nothing is written but the used session's or `pendingToken`'s removal, so a failure changes
 /// no account.
-package struct ProviderAssertion: Sendable {
-    /// An identity, with what else the provider handed over.
-    package struct Asserted: Sendable {
-        package var identity: VerifiedIdentity
-        package var accessToken: String?
-        package var accessTokenLifetime: Int?
-        package var refreshToken: String?
-        /// The `context` given to `createAuthUri`.
-        package var context: String?
-    }
-
+package struct ProviderAssertion: IdentityAssertion {
     let providers: ProviderDirectory
     let discovery: ProviderDiscovery
     let verifier: IDTokenVerifier
@@ -34,7 +24,7 @@ package struct ProviderAssertion: Sendable {
         self.clock = clock
     }
 
-    package func assert(requestURI: String?, postBody: String?, sessionID: String?, pendingToken: String?) async throws -> Asserted {
+    package func assert(requestURI: String?, postBody: String?, sessionID: String?, pendingToken: String?) async throws -> AssertedIdentity {
         if let pendingToken, !pendingToken.isEmpty { return try await pending(pendingToken) }
         let credential = try ProviderCredential(requestURI: requestURI, postBody: postBody)
         if let error = credential["error"] { throw error == "access_denied" ? SignInError.userCancelled : SignInError.invalidIDPResponse(error) }
@@ -54,20 +44,20 @@ package struct ProviderAssertion: Sendable {
                     code, redirectURI: session?.redirectURI ?? credential.requestURI,
                     codeVerifier: provider.usesPKCE ? secrets?.codeVerifier : nil, provider: provider, metadata: metadata)
                 let identity = try await verifier.verify(tokens.idToken, from: provider, nonce: nonce)
-                return Asserted(
+                return AssertedIdentity(
                     identity: identity, accessToken: tokens.accessToken, accessTokenLifetime: tokens.expiresIn, refreshToken: tokens.refreshToken,
                     context: session?.context)
             }
             if credential["id_token"] == nil, let accessToken = credential["access_token"], provider.providerID == BuiltInIdentityProvider.facebook.rawValue {
                 // The SDKs build their credential from `oauthAccessToken`: the answer hands the token back.
                 let identity = try await FacebookGraph(http: discovery.http).verify(accessToken: accessToken, from: provider)
-                return Asserted(identity: identity, accessToken: accessToken, context: session?.context)
+                return AssertedIdentity(identity: identity, accessToken: accessToken, context: session?.context)
             }
             // Any other access token alone proves nothing: its audience cannot be checked.
             guard let idToken = credential["id_token"] else { throw ProviderFailure.invalidResponse("an id_token or a code is required") }
             var identity = try await verifier.verify(idToken, from: provider, nonce: nonce)
             if provider.providerID == BuiltInIdentityProvider.apple.rawValue { Self.addName(credential["user"], to: &identity) }
-            return Asserted(identity: identity, context: session?.context)
+            return AssertedIdentity(identity: identity, context: session?.context)
         } catch {
             throw SignInError(error)
         }
@@ -75,7 +65,7 @@ package struct ProviderAssertion: Sendable {
 
     /// Keeps `asserted`'s identity for a `pendingToken`, bound to the account it is for (the one the identity signs in
     /// to, else the one holding its address), and returns the token.
-    package func keep(_ asserted: Asserted) async throws -> String {
+    package func keep(_ asserted: AssertedIdentity) async throws -> String {
         let token = ServerSecret.makeToken()
         let (identity, now) = (asserted.identity, clock.now)
         let kept = PendingCredential(
@@ -95,7 +85,7 @@ package struct ProviderAssertion: Sendable {
 
     /// The identity a `pendingToken` kept, which it gives once: not after its account is gone, its sessions were
     /// revoked since, or (for a linked identity) the identity was unlinked from it.
-    private func pending(_ token: String) async throws -> Asserted {
+    private func pending(_ token: String) async throws -> AssertedIdentity {
         let hash = secret.hash(token, for: .pendingCredential)
         let now = clock.now
         let credential = try await store.write { transaction -> PendingCredential? in
@@ -108,7 +98,7 @@ package struct ProviderAssertion: Sendable {
         }
         guard let credential else { throw SignInError.invalidPendingToken }
         guard try await providers.provider(credential.identity.providerID)?.isEnabled == true else { throw SignInError.operationNotAllowed }
-        return Asserted(identity: credential.identity, context: credential.context)
+        return AssertedIdentity(identity: credential.identity, context: credential.context)
     }
 
     /// Uses up the session `state` names, which must be current, this caller's and answered at its redirect URI.
