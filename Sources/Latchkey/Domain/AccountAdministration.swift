@@ -36,8 +36,7 @@ package struct AccountAdministration: Sendable {
                 let stored: Account
                 if case .user(let claims) = actor {
                     // Checked again inside the write, so a revocation that raced this request still counts.
-                    let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-                    guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                    let account = try await Authentication.account(of: claims, in: transaction, locking: true)
                     if changes.isSensitive, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {
                         return .refused(.credentialTooOld)
                     }

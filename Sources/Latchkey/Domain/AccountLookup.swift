@@ -21,31 +21,15 @@ package struct AccountLookup: Sendable {
     package func user(idToken: String) async throws -> UserRecord {
         let claims = try await tokens.verifyIDToken(idToken)
         return try await store.read { transaction in
-            try await Self.check(claims, in: transaction).asyncMap { try await transaction.userRecord($0, describing: true) }
-        }.get()
+            try await transaction.userRecord(try await Authentication.account(of: claims, in: transaction), describing: true)
+        }
     }
 
     /// The account and the verified claims of an ID token, with the same checks as `user(idToken:)`.
     package func authenticate(idToken: String) async throws -> (account: Account, claims: IDTokenClaims) {
         let claims = try await tokens.verifyIDToken(idToken)
-        let account = try await store.read { try await Self.check(claims, in: $0) }.get()
+        let account = try await store.read { try await Authentication.account(of: claims, in: $0) }
         return (account, claims)
-    }
-
-    /// The account behind `claims`, if the token still counts: neither revoked by `validSince` (whole seconds, as
-    /// Firebase's Admin SDKs compare) nor by its own session (exact), and the account not disabled. Run inside a
-    /// write too, so a change never rests on a check made before a concurrent revocation.
-    /// With `locking` (in a write that then changes the account) the account's row is held (`lockedAccount`).
-    static func check(_ claims: IDTokenClaims, in transaction: any StoreTransaction, locking: Bool = false) async throws -> Verdict<Account> {
-        let found = locking ? try await transaction.lockedAccount(id: claims.userID) : try await transaction.account(id: claims.userID)
-        guard let account = found else { return .refused(.userNotFound) }
-        guard claims.issuedAt.value >= account.validSince else { return .refused(.tokenExpired) }
-        if let id = claims.sessionID {
-            // A session gone from the store was revoked days ago (`RetentionPolicy`): no token of it is still valid.
-            guard let session = try await transaction.session(id: id), session.revokedAt == nil else { return .refused(.tokenExpired) }
-        }
-        guard !account.isDisabled else { return .refused(.userDisabled) }
-        return .accepted(account)
     }
 
     /// The longest page of the admin listing, and the page a request that names none gets (Firebase's).

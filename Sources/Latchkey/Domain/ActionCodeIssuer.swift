@@ -156,11 +156,9 @@ package struct ActionCodeIssuer: Sendable {
     private func account(for request: Request, at now: Date, in transaction: any StoreTransaction) async throws -> Verdict<Account>? {
         switch request.subject {
         case .signedIn(let claims, _):
-            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-            if request.action == .verifyAndChangeEmail, case .accepted = checked, !claims.isRecentLogin(at: now, within: recentLogin) {
-                return .refused(.credentialTooOld)
-            }
-            return checked
+            let account = try await Authentication.account(of: claims, in: transaction, locking: true)
+            if request.action == .verifyAndChangeEmail, !claims.isRecentLogin(at: now, within: recentLogin) { return .refused(.credentialTooOld) }
+            return .accepted(account)
         case .owner(let email):
             let account = try await transaction.account(email: email)
             if let account, !account.isDisabled { return .accepted(account) }

@@ -111,8 +111,7 @@ package struct LinkCompleter: Sendable {
             account: existing ?? Account.new(email: email, at: now), stored: existing, provider: .password, requester: requester)
         if let claims = signedIn {
             // Checked again inside the write, so a revocation that raced this request still counts.
-            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-            guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            let account = try await Authentication.account(of: claims, in: transaction, locking: true)
             if let existing, existing.id != account.id { return .refused(.emailExists) }
             // An address for the account (a new one, or its first) is a way in: the token's sign-in must be recent.
             if account.email != email, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {

@@ -74,8 +74,7 @@ package struct PasswordAccounts: Sendable {
         let verdict: Verdict<SignInFinisher.Finished>
         do {
             verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
-                let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-                guard case .accepted(let stored) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+                let stored = try await Authentication.account(of: claims, in: transaction, locking: true)
                 guard stored.passwordHash == nil else { return .refused(.providerAlreadyLinked) }
                 guard claims.mayChangeSignIn(of: try await transaction.userRecord(stored), at: now, within: recentLogin) else {
                     return .refused(.credentialTooOld)

@@ -75,7 +75,7 @@ package struct ProviderSignIn: Sendable {
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester)
         let asserted = try await assertion.assert(
             requestURI: request.requestUri, postBody: request.postBody, sessionID: request.sessionId, pendingToken: request.pendingToken)
-        // The token's signature is checked before the write; its session and account inside it (`AccountLookup.check`).
+        // The token's signature is checked before the write; its session and account inside it (`Authentication`).
         let linking = try await request.idToken.asyncFlatMap { $0.isEmpty ? nil : try await tokens.verifyIDToken($0) }
         do {
             switch try await signIn(
@@ -148,8 +148,7 @@ package struct ProviderSignIn: Sendable {
         }
 
         if let linking {
-            let checked = try await AccountLookup.check(linking, in: transaction, locking: true)
-            guard case .accepted(var account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            var account = try await Authentication.account(of: linking, in: transaction, locking: true)
             guard known == nil else { return .refused(.federatedUserIDAlreadyLinked) }
             if let owner, owner.id != account.id { return .refused(.emailExists) }
             guard linking.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) else {

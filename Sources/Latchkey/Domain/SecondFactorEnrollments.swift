@@ -115,8 +115,7 @@ package struct SecondFactorEnrollments: Sendable {
         let now = clock.now
         let (recentLogin, finisher, notices) = (recentLogin, finisher, notices)
         let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
-            let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-            guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+            let account = try await Authentication.account(of: claims, in: transaction, locking: true)
             guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                 return .refused(.mfaEnrollmentNotFound)
             }
@@ -153,8 +152,7 @@ package struct SecondFactorEnrollments: Sendable {
     /// The account behind `claims` and its factors, if it may enroll one: its session signed in with a first factor second
     /// factors build on, and its address is verified.
     private static func eligible(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> Verdict<(Account, [SecondFactor])> {
-        let checked = try await AccountLookup.check(claims, in: transaction, locking: true)
-        guard case .accepted(let account) = checked else { return .refused(checked.refusal ?? .invalidIDToken) }
+        let account = try await Authentication.account(of: claims, in: transaction, locking: true)
         guard SecondFactorPolicy.supports(firstFactor: SignInProvider(id: claims.firebase.signInProvider)) else { return .refused(.unsupportedFirstFactor) }
         guard account.email != nil, account.isEmailVerified else { return .refused(.unverifiedEmail) }
         return .accepted((account, try await transaction.secondFactors(accountID: account.id)))
