@@ -105,10 +105,10 @@ package func buildApplication(
         accountImport: AccountImportController(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(
-                store: store, secret: secret, clock: clock, finisher: finisher, notices: notices, policy: secondFactors, recentLogin: recentLogin),
+                store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, notices: notices,
+                policy: secondFactors, recentLogin: recentLogin),
             signIn: SecondFactorSignIn(
-                store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter, notices: notices),
-            lookup: lookup),
+                store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter, notices: notices)),
         providerConfigs: ProviderConfigController(
             administration: ProviderConfigAdministration(directory: providers, clock: clock), projectID: configuration.projectID),
         projectConfig: ProjectConfigController(

@@ -1,10 +1,12 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
 /// Turning an authenticator app on and off: `mfaEnrollment:start`, `:finalize` and `:withdraw`.
 ///
 /// Enrolling needs a session signed in with a first factor second factors build on, a verified address and (to start)
-/// a recent sign-in. Finishing it ends every other session of the account, since one of them may be an intruder's,
+/// a recent sign-in. Refusals come in Latchkey's order (spec §8.3 [L]): second factors off, then the ID token, then a
+/// request missing what it needs, then the account's eligibility. Finishing it ends every other session of the account, since one of them may be an intruder's,
 /// and tells the owner by email; so does removing a factor.
 package struct SecondFactorEnrollments: Sendable {
     /// An enrollment waiting for its first code: what the app shows (as a QR code) and sends back.
@@ -16,6 +18,7 @@ package struct SecondFactorEnrollments: Sendable {
     }
 
     let store: any Store
+    let authentication: Authentication
     let secret: ServerSecret
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -24,10 +27,11 @@ package struct SecondFactorEnrollments: Sendable {
     let recentLogin: TimeInterval
 
     package init(
-        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, policy: SecondFactorPolicy,
-        recentLogin: TimeInterval
+        store: any Store, authentication: Authentication, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices,
+        policy: SecondFactorPolicy, recentLogin: TimeInterval
     ) {
         self.store = store
+        self.authentication = authentication
         self.secret = secret
         self.clock = clock
         self.finisher = finisher
@@ -36,14 +40,14 @@ package struct SecondFactorEnrollments: Sendable {
         self.recentLogin = recentLogin
     }
 
-    /// Refuses while second factors are off (`mfa.state`): checked first, before the request's token.
-    package func requireEnabled() throws(SignInError) {
+    /// `mfaEnrollment:start`: draws a new shared secret and keeps it, sealed, until the first code or
+    /// `mfa.totp.enrollmentTtlSeconds`.
+    package func start(_ request: StartMfaEnrollmentRequest) async throws -> Started {
         try policy.requireEnabled()
-    }
-
-    /// Draws a new shared secret and keeps it, sealed, until the first code or `mfa.totp.enrollmentTtlSeconds`.
-    package func start(_ claims: IDTokenClaims) async throws -> Started {
-        try requireEnabled()
+        let claims = try await signedIn(request.idToken)
+        guard request.totpEnrollmentInfo != nil else {
+            throw request.phoneEnrollmentInfo != nil ? SignInError.smsNotOffered : .unsupportedSecondFactor("((Missing totpEnrollmentInfo.))")
+        }
         let now = clock.now
         let shared = ServerSecret.randomBytes(TOTP.secretLength)
         let sealed = try secret.seal(Array(shared), for: .secondFactorSecret)
@@ -51,7 +55,7 @@ package struct SecondFactorEnrollments: Sendable {
         let expiresAt = now.addingTimeInterval(policy.enrollmentLifetime)
         let (secret, policy, recentLogin) = (secret, policy, recentLogin)
         try await store.write { transaction in
-            let (account, factors) = try await Self.eligible(claims, in: transaction).get()
+            let (account, factors) = try await Self.eligible(claims, in: transaction)
             guard claims.isRecentLogin(at: now, within: recentLogin) else { throw SignInError.credentialTooOld }
             guard factors.count < policy.maximumFactors else { throw SignInError.secondFactorLimitExceeded }
             try await transaction.insert(
@@ -61,20 +65,26 @@ package struct SecondFactorEnrollments: Sendable {
         return Started(sharedSecretKey: shared.base32Encoded(), sessionInfo: sessionInfo, finalizeBy: expiresAt)
     }
 
-    /// Enrolls the factor whose first code is `code`, and signs the user in again with it: the new session is the only one
-    /// left. A wrong code leaves the enrollment waiting.
+    /// `mfaEnrollment:finalize`: enrolls the factor whose first code the request carries, and signs the user in again
+    /// with it: the new session is the only one left. A wrong code leaves the enrollment waiting.
     package func finalize(
-        _ claims: IDTokenClaims, sessionInfo: String, code: String, displayName: String?, language: LanguageTag, requester: RequesterSummary,
-        logger: Logger
+        _ request: FinalizeMfaEnrollmentRequest, language: LanguageTag, requester: RequesterSummary, logger: Logger
     ) async throws -> Session {
-        try requireEnabled()
+        try policy.requireEnabled()
+        let claims = try await signedIn(request.idToken)
+        guard let verification = request.totpVerificationInfo else {
+            throw request.phoneVerificationInfo != nil ? SignInError.smsNotOffered : .unsupportedSecondFactor("MFA provider not supported!")
+        }
+        guard let sessionInfo = verification.sessionInfo, !sessionInfo.isEmpty else { throw SignInError.missingSessionInfo }
+        // A code's form is checked with its value, so a malformed code is simply a wrong one.
+        guard let code = verification.verificationCode, !code.isEmpty else { throw SignInError.missingCode }
+        let displayName = try ProfileText.checked(request.displayName.flatMap { $0.isEmpty ? nil : $0 })
         let now = clock.now
         let sessionHash = secret.hash(sessionInfo, for: .enrollmentSession)
         let factorID = Account.makeID()
         let (secret, policy, finisher, notices, recentLogin) = (secret, policy, finisher, notices, recentLogin)
         let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
-            let eligible = try await Self.eligible(claims, in: transaction)
-            guard case .accepted((let account, _)) = eligible else { return .refused(eligible.refusal ?? .invalidIDToken) }
+            let (account, _) = try await Self.eligible(claims, in: transaction)
             guard let pending = try await transaction.pendingEnrollment(sessionHash: sessionHash), pending.accountID == account.id else {
                 return .refused(.invalidSessionInfo)
             }
@@ -107,11 +117,11 @@ package struct SecondFactorEnrollments: Sendable {
         return try signedInAgain(verdict, logger: logger, "Second factor enrolled")
     }
 
-    /// Removes one factor after a recent sign-in. The user gets new tokens without second-factor claims; other sessions
-    /// stay, as in Firebase.
-    package func withdraw(
-        _ claims: IDTokenClaims, factorID: String, language: LanguageTag, requester: RequesterSummary, logger: Logger
-    ) async throws -> Session {
+    /// `mfaEnrollment:withdraw`: removes one factor after a recent sign-in. The user gets new tokens without
+    /// second-factor claims; other sessions stay, as in Firebase.
+    package func withdraw(_ request: WithdrawMfaRequest, language: LanguageTag, requester: RequesterSummary, logger: Logger) async throws -> Session {
+        let claims = try await signedIn(request.idToken)
+        guard let factorID = request.mfaEnrollmentId, !factorID.isEmpty else { throw SignInError.mfaEnrollmentNotFound }
         let now = clock.now
         let (recentLogin, finisher, notices) = (recentLogin, finisher, notices)
         let verdict = try await store.write { transaction -> Verdict<SignInFinisher.Finished> in
@@ -149,12 +159,18 @@ package struct SecondFactorEnrollments: Sendable {
         return try finisher.session(for: finished)
     }
 
+    /// The verified claims of the request's `idToken`, which it must have.
+    private func signedIn(_ idToken: String?) async throws -> IDTokenClaims {
+        guard let idToken, !idToken.isEmpty else { throw SignInError.missingIDToken }
+        return try await authentication.claims(of: idToken)
+    }
+
     /// The account behind `claims` and its factors, if it may enroll one: its session signed in with a first factor second
-    /// factors build on, and its address is verified.
-    private static func eligible(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> Verdict<(Account, [SecondFactor])> {
+    /// factors build on, and its address is verified. Refusals are thrown: nothing is written before this check.
+    private static func eligible(_ claims: IDTokenClaims, in transaction: any StoreTransaction) async throws -> (Account, [SecondFactor]) {
         let account = try await Authentication.account(of: claims, in: transaction, locking: true)
-        guard SecondFactorPolicy.supports(firstFactor: SignInProvider(id: claims.firebase.signInProvider)) else { return .refused(.unsupportedFirstFactor) }
-        guard account.email != nil, account.isEmailVerified else { return .refused(.unverifiedEmail) }
-        return .accepted((account, try await transaction.secondFactors(accountID: account.id)))
+        guard SecondFactorPolicy.supports(firstFactor: SignInProvider(id: claims.firebase.signInProvider)) else { throw SignInError.unsupportedFirstFactor }
+        guard account.email != nil, account.isEmailVerified else { throw SignInError.unverifiedEmail }
+        return (account, try await transaction.secondFactors(accountID: account.id))
     }
 }

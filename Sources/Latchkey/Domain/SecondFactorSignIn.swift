@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
 /// Finishes a sign-in stopped at the second factor (`mfaSignIn:finalize`): a code from one of the account's authenticator
@@ -31,10 +32,15 @@ package struct SecondFactorSignIn: Sendable {
         self.limiter = limiter
     }
 
-    /// The factors that can answer the challenge of `pendingCredential`, which must still be live.
-    package func factors(pendingCredential: String) async throws -> [SecondFactor] {
-        let challenge = try await liveChallenge(secret.hash(pendingCredential, for: .secondFactorChallenge), at: clock.now)
-        return try await store.read { try await $0.secondFactors(accountID: challenge.accountID) }
+    /// `mfaSignIn:start`, which only SMS factors use (a TOTP factor's code is simply sent to `finalize`): every answer
+    /// is a refusal, the one Firebase gives.
+    package func start(_ request: StartMfaSignInRequest) async throws -> Never {
+        guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw SignInError.missingMFAPendingCredential }
+        guard let factorID = request.mfaEnrollmentId, !factorID.isEmpty else { throw SignInError.missingMFAEnrollmentID }
+        let challenge = try await liveChallenge(secret.hash(credential, for: .secondFactorChallenge), at: clock.now)
+        let factors = try await store.read { try await $0.secondFactors(accountID: challenge.accountID) }
+        guard factors.contains(where: { $0.id == factorID }) else { throw SignInError.mfaEnrollmentNotFound }
+        throw SignInError.unsupportedSecondFactor("MFA provider not supported!")
     }
 
     /// The challenge of `credentialHash` if it can still be answered at `now`, else `INVALID_MFA_PENDING_CREDENTIAL`.
@@ -44,12 +50,18 @@ package struct SecondFactorSignIn: Sendable {
         return challenge
     }
 
-    /// Signs in with `code` from the factor `factorID`. The session keeps the first factor's provider and names the second.
-    /// A missing factor id or code is refused after the credential, so an app with a dead credential starts over.
-    /// The challenge's last wrong code tells the owner by email (in `language`): someone got past the first factor.
-    package func finalize(
-        pendingCredential: String, factorID: String?, code: String?, language: LanguageTag = .english, by caller: Caller, logger: Logger
-    ) async throws -> Session {
+    /// `mfaSignIn:finalize`: signs in with a code from one of the account's factors. The session keeps the first factor's
+    /// provider and names the second. A missing factor id or code is refused after the credential, so an app with a
+    /// dead credential starts over. The challenge's last wrong code tells the owner by email (in `language`): someone
+    /// got past the first factor.
+    package func finalize(_ request: FinalizeMfaSignInRequest, language: LanguageTag = .english, by caller: Caller, logger: Logger) async throws
+        -> Session
+    {
+        guard let pendingCredential = request.mfaPendingCredential, !pendingCredential.isEmpty else { throw SignInError.missingCredential }
+        guard let verification = request.totpVerificationInfo else {
+            throw request.phoneVerificationInfo != nil ? SignInError.smsNotOffered : .unsupportedSecondFactor("MFA provider not supported!")
+        }
+        let (factorID, code) = (request.mfaEnrollmentId, verification.verificationCode)
         try policy.requireEnabled()
         let credentialHash = secret.hash(pendingCredential, for: .secondFactorChallenge)
         let now = clock.now

@@ -118,7 +118,7 @@ extension UploadAccountRequest {
     /// A display name or photo URL as an admin may set one.
     private static func profileText(_ text: String?, _ field: String) throws(ImportRefusal) -> String? {
         do {
-            return try AccountUpdatesController.profileText(text)
+            return try ProfileText.checked(text)
         } catch {
             throw .invalid("\(field) is invalid")
         }

@@ -30,8 +30,8 @@ struct AccountUpdatesController {
         }
         changes.deletedProviders = Set(body.deleteProvider ?? [])
         if body.email != nil { changes.email = try EmailAddress(requestField: body.email) }
-        changes.displayName = try Self.profileText(body.displayName)
-        changes.photoURL = try Self.profileText(body.photoUrl)
+        changes.displayName = try ProfileText.checked(body.displayName)
+        changes.photoURL = try ProfileText.checked(body.photoUrl)
         let deleted = Set(body.deleteAttribute ?? [])
         changes.deletesDisplayName = deleted.contains("DISPLAY_NAME")
         changes.deletesPhotoURL = deleted.contains("PHOTO_URL")
@@ -63,8 +63,8 @@ struct AccountUpdatesController {
         let id = try Self.chosenLocalID(body.localId)
         // Everything is checked before the account exists, so a refused request creates nothing.
         var changes = AccountChanges()
-        changes.displayName = try Self.profileText(body.displayName)
-        changes.photoURL = try Self.profileText(body.photoUrl)
+        changes.displayName = try ProfileText.checked(body.displayName)
+        changes.photoURL = try ProfileText.checked(body.photoUrl)
         changes.isDisabled = body.disabled
         changes.isEmailVerified = body.emailVerified
         let session = try await passwords.signUp(id: id, email: email, password: password, by: context.caller(of: request), logger: context.logger)
@@ -88,15 +88,6 @@ struct AccountUpdatesController {
             throw .invalidLocalID
         }
         return id
-    }
-
-    /// A display name or photo URL: at most 2048 characters, no control characters (they reach ID tokens and emails).
-    static func profileText(_ text: String?) throws(SignInError) -> String? {
-        guard let text else { return nil }
-        guard text.count <= 2048, !text.containsControlCharacters else {
-            throw .invalidProfileAttribute
-        }
-        return text
     }
 
     /// The account a request is about: the ID token's own, or for an admin without `idToken` any `localId`.
