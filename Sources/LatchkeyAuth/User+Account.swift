@@ -69,6 +69,16 @@ extension User {
         let _: EmptyResponse = try await backend.call("v1/accounts:sendOobCode", request)
     }
 
+    /// Cancels every pending undo of the account's address changes, so that the old addresses can no longer take the
+    /// account back; returns how many were cancelled. A Latchkey extension (Firebase has none): it needs a recent sign-in
+    /// that passed one of the account's second factors (`requiresRecentLogin` otherwise), and an account without a
+    /// second factor cannot (`multiFactorInfoNotFound`).
+    public func cancelPendingEmailUndos() async throws -> Int {
+        let answer: CancelRecoverEmailResponse = try await backend.call(
+            "v1/accounts:cancelRecoverEmail", CancelRecoverEmailRequest(idToken: try await getIDToken()))
+        return answer.cancelledUndos
+    }
+
     /// Deletes the account (after a recent sign-in) and signs out.
     public func delete() async throws {
         let _: EmptyResponse = try await backend.call("v1/accounts:delete", DeleteAccountRequest(idToken: try await getIDToken()))

@@ -24,6 +24,8 @@ package struct AuditEvent: Sendable, Equatable {
         case emailChanged = "email_changed"
         /// An address change undone from the old address.
         case emailRestored = "email_restored"
+        /// The owner, signed in with both factors, cancelled the pending undos of the account's address changes.
+        case undosCancelled = "undos_cancelled"
         /// "This wasn't me" from a sign-in email: the address's sign-in codes died and its cool-off began.
         case signInReported = "sign_in_reported"
         /// A cool-off ended early, by the address itself or by an operator.

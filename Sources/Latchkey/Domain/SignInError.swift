@@ -104,6 +104,11 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidMFAPendingCredential
     case missingMFAEnrollmentID
     case mfaEnrollmentNotFound
+    /// Cancelling the undos of an address change (a Latchkey extension) by an account without a second factor.
+    case noSecondFactor
+    /// Cancelling the undos of an address change from a session that did not pass the account's second factor: signing
+    /// in again, which asks for it, makes one that did (answered as a stale sign-in, so the SDKs ask for that).
+    case secondFactorNotPassed
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -155,7 +160,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidIDToken: "INVALID_ID_TOKEN"
         case .missingIdentifier: "MISSING_IDENTIFIER"
         case .invalidIdentifier: "INVALID_IDENTIFIER"
-        case .credentialTooOld: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+        case .credentialTooOld, .secondFactorNotPassed: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
         case .invalidProfileAttribute: "INVALID_PROFILE_ATTRIBUTE"
         case .tenantIDMismatch: "TENANT_ID_MISMATCH"
         case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
@@ -176,7 +181,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingMFAPendingCredential: "MISSING_MFA_PENDING_CREDENTIAL"
         case .invalidMFAPendingCredential: "INVALID_MFA_PENDING_CREDENTIAL"
         case .missingMFAEnrollmentID: "MISSING_MFA_ENROLLMENT_ID"
-        case .mfaEnrollmentNotFound: "MFA_ENROLLMENT_NOT_FOUND"
+        case .mfaEnrollmentNotFound, .noSecondFactor: "MFA_ENROLLMENT_NOT_FOUND"
         }
     }
 
@@ -210,6 +215,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .verifyNewEmailFirst: "Please verify the new email before changing email."
         case .missingMFAPendingCredential: "Request does not have MFA pending credential."
         case .missingMFAEnrollmentID: "No second factor identifier is provided."
+        case .noSecondFactor: "Only an account with a second factor can cancel the undo of an address change."
+        case .secondFactorNotPassed: "Sign in again with the account's second factor."
         case .invalidClaims: "Custom claims must be a JSON object."
         case .claimsTooLarge: "Custom claims must be at most \(CustomClaims.maximumBytes) bytes."
         case .forbiddenClaim(let name): name

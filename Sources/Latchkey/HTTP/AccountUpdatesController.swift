@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import LatchkeyWire
 
-/// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`).
+/// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`); and the Latchkey
+/// extension `accounts:cancelRecoverEmail`, by the signed-in user only.
 struct AccountUpdatesController {
     let administration: AccountAdministration
     let passwords: PasswordAccounts
@@ -13,6 +14,7 @@ struct AccountUpdatesController {
         RouteCollection(context: AppRequestContext.self)
             .post("accounts:update", use: update)
             .post("accounts:delete", use: delete)
+            .post("accounts:cancelRecoverEmail", use: cancelRecoverEmail)
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> SetAccountInfoResponse {
@@ -78,6 +80,15 @@ struct AccountUpdatesController {
         let (account, actor) = try await subject(idToken: body.idToken, localId: body.localId, context)
         try await administration.delete(account, by: actor, requester: context.requester(of: request), logger: context.logger)
         return DeleteAccountResponse()
+    }
+
+    /// The owner, signed in recently with both factors, cancels the pending undos of the account's address changes.
+    @Sendable func cancelRecoverEmail(_ request: Request, context: AppRequestContext) async throws -> CancelRecoverEmailResponse {
+        let body = try await RequestBody.decode(CancelRecoverEmailRequest.self, from: request, context: context)
+        guard let idToken = body.idToken, !idToken.isEmpty else { throw SignInError.invalidIDToken }
+        let (_, claims) = try await lookup.authenticate(idToken: idToken)
+        let (account, cancelled) = try await administration.cancelUndos(by: claims, requester: context.requester(of: request), logger: context.logger)
+        return CancelRecoverEmailResponse(localId: account.id, email: account.email?.value, cancelledUndos: cancelled)
     }
 
     /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule) nor

@@ -115,6 +115,12 @@ extension DeleteAccountRequest: RefusedFields {
     }
 }
 
+extension CancelRecoverEmailRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "idToken" ? .invalidIDToken : nil
+    }
+}
+
 extension CreateAccountRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
         switch field {

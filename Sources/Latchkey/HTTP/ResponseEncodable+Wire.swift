@@ -9,6 +9,7 @@ extension ResetPasswordResponse: ResponseEncodable {}
 extension SignupNewUserResponse: ResponseEncodable {}
 extension VerifyPasswordResponse: ResponseEncodable {}
 extension DownloadAccountResponse: ResponseEncodable {}
+extension CancelRecoverEmailResponse: ResponseEncodable {}
 extension UploadAccountResponse: ResponseEncodable {}
 extension SignInWithIdpResponse: ResponseEncodable {}
 extension CreateAuthUriResponse: ResponseEncodable {}

@@ -10,6 +10,9 @@ package protocol PendingRequestStore {
     /// Marks every unused request of the account used, but its undos (`recoverEmail`) issued before `undoID` (with
     /// `Int64.max`, every undo; with nil, none).
     func spendOutstandingRequests(accountID: String, sparingUndosBefore undoID: Int64?, at now: Date) async throws
+    /// Marks every live undo (`recoverEmail`) of the account used, so none of their links works any more; returns how
+    /// many it cancelled.
+    func cancelUndos(accountID: String, at now: Date) async throws -> Int
     /// Whether a live undo of an address change (`recoverEmail`) of another, enabled account than `accountID` holds
     /// `email`: the address waits for its owner to take it back.
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool

@@ -59,6 +59,32 @@ import Testing
     /// An ID token from the local OpenID Connect provider signs in (the server's clock is the provider's); one for an
     /// address that has an account is `accountExistsWithDifferentCredential` with the credential to link; a forged one
     /// is refused.
+    /// The owner moves the account, then, signed in with an authenticator, cancels the undo mailed to the old address.
+    @Test func cancelThePendingUndoOfAnAddressChange() async throws {
+        let clock = FixedClock(Date())
+        try await withApp(["mfa.state": "ENABLED"], clock: clock) { client, _, mailbox in
+            let auth = RouterTransport(client).auth()
+            let user = try await auth.createUser(withEmail: "noa@example.com", password: "noa's password").user
+            try await user.sendEmailVerification()
+            try await auth.applyActionCode(try await mailbox.code(at: 0))
+            try await user.sendEmailVerification(beforeUpdatingEmail: "noa@example.net")
+            try await auth.applyActionCode(try await mailbox.code(at: 1))
+            let undo = try await mailbox.code(at: 2)
+            #expect(try await auth.checkActionCode(undo).operation == .recoverEmail)
+            let noa = try await auth.signIn(withEmail: "noa@example.net", password: "noa's password").user
+            let unprotected = await #expect(throws: AuthError.self) { try await noa.cancelPendingEmailUndos() }
+            #expect(unprotected?.code == .multiFactorInfoNotFound)
+
+            let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await noa.multiFactor.session())
+            let authenticator = TestAuthenticator(secret: try TestAuthenticator.decode(base32: secret.sharedSecretKey()), factorID: "")
+            try await noa.multiFactor.enroll(
+                with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: authenticator.code(at: clock.now)), displayName: "Phone")
+            #expect(try await noa.cancelPendingEmailUndos() == 1)
+            let cancelled = await #expect(throws: AuthError.self) { try await auth.applyActionCode(undo) }
+            #expect(cancelled?.code == .invalidActionCode)
+        }
+    }
+
     @Test func signInWithAProvidersIDToken() async throws {
         let provider = try await OIDCProviderMock.shared.value
         let settings: [String: Any] = [

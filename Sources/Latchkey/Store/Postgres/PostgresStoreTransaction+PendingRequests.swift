@@ -38,6 +38,16 @@ extension PostgresStoreTransaction {
             """)
     }
 
+    func cancelUndos(accountID: String, at now: Date) async throws -> Int {
+        let seconds = now.timeIntervalSince1970
+        return try await rows(
+            """
+            UPDATE pending_requests SET used_at = \(seconds)
+            WHERE account_id = \(accountID) AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > \(seconds) RETURNING id
+            """
+        ).count
+    }
+
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool {
         try await row(
             """

@@ -41,6 +41,13 @@ extension SQLiteStoreTransaction {
             arguments: [now.timeIntervalSince1970, accountID, undoID ?? 0])
     }
 
+    func cancelUndos(accountID: String, at now: Date) async throws -> Int {
+        try execute(
+            sql: "UPDATE pending_requests SET used_at = ? WHERE account_id = ? AND action = 'recoverEmail' AND used_at IS NULL AND expires_at > ?",
+            arguments: [now.timeIntervalSince1970, accountID, now.timeIntervalSince1970])
+        return db.changesCount
+    }
+
     func isAwaitingUndo(_ email: EmailAddress, byAnotherThan accountID: String, at now: Date) async throws -> Bool {
         try row(
             sql: """
