@@ -49,6 +49,7 @@ package func buildApplication(
     let notices = SecurityNotices(secret: secret, outbox: outbox)
     let recentLogin = TimeInterval(configuration.security.recentLoginSeconds)
     let enumerationProtection = configuration.security.emailEnumerationProtection
+    let authentication = Authentication(tokens: tokens)
     let lookup = AccountLookup(
         store: store, tokens: tokens, enumerationProtection: enumerationProtection,
         allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails)
@@ -101,11 +102,12 @@ package func buildApplication(
         accountUpdates: AccountUpdatesController(
             administration: AccountAdministration(
                 store: store, hasher: hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
+            undoCancellation: UndoCancellation(store: store, authentication: authentication, clock: clock, recentLogin: recentLogin),
             passwords: passwords, lookup: lookup, actionCodes: actionCodes),
         accountImport: AccountImportController(importer: AccountImporter(store: store, hasher: hasher, clock: clock), clock: clock),
         secondFactors: SecondFactorController(
             enrollments: SecondFactorEnrollments(
-                store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, notices: notices,
+                store: store, authentication: authentication, secret: secret, clock: clock, finisher: finisher, notices: notices,
                 policy: secondFactors, recentLogin: recentLogin),
             signIn: SecondFactorSignIn(
                 store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactors, limiter: limiter, notices: notices)),

@@ -6,6 +6,7 @@ import LatchkeyWire
 /// extension `accounts:cancelRecoverEmail`, by the signed-in user only.
 struct AccountUpdatesController {
     let administration: AccountAdministration
+    let undoCancellation: UndoCancellation
     let passwords: PasswordAccounts
     let lookup: AccountLookup
     let actionCodes: ActionCodes
@@ -85,9 +86,7 @@ struct AccountUpdatesController {
     /// The owner, signed in recently with both factors, cancels the pending undos of the account's address changes.
     @Sendable func cancelRecoverEmail(_ request: Request, context: AppRequestContext) async throws -> CancelRecoverEmailResponse {
         let body = try await RequestBody.decode(CancelRecoverEmailRequest.self, from: request, context: context)
-        guard let idToken = body.idToken, !idToken.isEmpty else { throw SignInError.invalidIDToken }
-        let (_, claims) = try await lookup.authenticate(idToken: idToken)
-        let (account, cancelled) = try await administration.cancelUndos(by: claims, requester: context.requester(of: request), logger: context.logger)
+        let (account, cancelled) = try await undoCancellation.cancel(body, requester: context.requester(of: request), logger: context.logger)
         return CancelRecoverEmailResponse(localId: account.id, email: account.email?.value, cancelledUndos: cancelled)
     }
 
