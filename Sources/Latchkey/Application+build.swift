@@ -85,8 +85,8 @@ package func buildApplication(
             quota: quota),
         identityToolkit: IdentityToolkitController(
             issuer: issuer, completer: LinkCompleter(
-                store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin, limiter: limiter, undos: actionIssuer,
-                acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
+                store: store, authentication: authentication, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin,
+                limiter: limiter, undos: actionIssuer, acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
             actionIssuer: actionIssuer, actionCodes: actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains, apps: configuration.apps),
         providerSignIn: ProviderSignInController(
             signIn: ProviderSignIn(

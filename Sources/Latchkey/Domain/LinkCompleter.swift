@@ -1,9 +1,11 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
 /// Completes a sign-in link: consumes the code and signs the user in, in one write transaction.
 package struct LinkCompleter: Sendable {
     let store: any Store
+    let authentication: Authentication
     let secret: ServerSecret
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -16,9 +18,11 @@ package struct LinkCompleter: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any Store, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher, recentLogin: TimeInterval, limiter: RateLimiter,
-        undos: ActionCodeIssuer, acceptsTypedCode: Bool = false, metrics: ServiceMetrics = ServiceMetrics()
+        store: any Store, authentication: Authentication, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher,
+        recentLogin: TimeInterval, limiter: RateLimiter, undos: ActionCodeIssuer, acceptsTypedCode: Bool = false,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.authentication = authentication
         self.undos = undos
         self.acceptsTypedCode = acceptsTypedCode
         self.store = store
@@ -39,10 +43,11 @@ package struct LinkCompleter: Sendable {
     /// account consumes it. Taking over an account whose email was never verified strips its password and
     /// ends its other sessions, so whoever registered the address first loses access (`SignInFinisher`).
     ///
-    /// With `signedIn` (the claims of the request's valid ID token) the proven address is linked to that account
-    /// instead: its own address re-authenticates it (a fresh `auth_time`), a free address becomes the email of an
-    /// account that has none, or replaces another after a recent sign-in only; an address another account owns is
-    /// `EMAIL_EXISTS`. Every refusal of the token leaves the code unused.
+    /// With an `idToken` the proven address is linked to that account instead: its own address re-authenticates it (a
+    /// fresh `auth_time`), a free address becomes the email of an account that has none, or replaces another after a
+    /// recent sign-in only; an address another account owns is `EMAIL_EXISTS`. The token is checked before the code
+    /// (its signature before the write, its session and account first thing inside it), so every refusal of the token
+    /// leaves the code unused and uncounted.
     ///
     /// An account with second factors gets a challenge instead of a session (`SignInFinisher`); the code is spent
     /// either way, and a refused second factor never gives it back.
@@ -50,9 +55,11 @@ package struct LinkCompleter: Sendable {
     /// The attempt counts against the per-IP limit on completions (an admin's against none) first, in the same
     /// transaction, so guessing codes is cut off; a full window throws `RateLimited` (audited) before the code is even
     /// looked up.
-    package func complete(
-        email: EmailAddress, code: String, signedIn: IDTokenClaims? = nil, by caller: Caller = Caller(), logger: Logger
-    ) async throws -> SignInResult {
+    package func complete(_ request: EmailLinkSigninRequest, by caller: Caller = Caller(), logger: Logger) async throws -> SignInResult {
+        let email = try EmailAddress(requestField: request.email)
+        let code = try OOBCode.requestField(request.oobCode)
+        let idToken = request.idToken.flatMap { $0.isEmpty ? nil : $0 }
+        let signedIn: IDTokenClaims? = if let idToken { try await authentication.claims(of: idToken) } else { nil }
         let presented: PresentedCode =
             if acceptsTypedCode, let typed = TypedCode.normalize(code) {
                 .typed(TypedCode.hash(typed, email: email, secret: secret))
@@ -91,6 +98,10 @@ package struct LinkCompleter: Sendable {
     private func settle(
         email: EmailAddress, code: PresentedCode, signedIn: IDTokenClaims?, requester: RequesterSummary, now: Date, in transaction: any StoreTransaction
     ) async throws -> Verdict<SignInFinisher.Finished> {
+        // The token first, before the code is looked at (a refusal keeps nothing), and inside the write, so a revocation
+        // that raced this request still counts.
+        var linking: Account?
+        if let signedIn { linking = try await Authentication.account(of: signedIn, in: transaction, locking: true) }
         let found: PendingRequest?
         switch code {
         case .link(let hash):
@@ -109,9 +120,7 @@ package struct LinkCompleter: Sendable {
         let existing = try await transaction.lockedAccount(email: email)
         var attempt = SignInFinisher.Attempt(
             account: existing ?? Account.new(email: email, at: now), stored: existing, provider: .password, requester: requester)
-        if let claims = signedIn {
-            // Checked again inside the write, so a revocation that raced this request still counts.
-            let account = try await Authentication.account(of: claims, in: transaction, locking: true)
+        if let claims = signedIn, let account = linking {
             if let existing, existing.id != account.id { return .refused(.emailExists) }
             // An address for the account (a new one, or its first) is a way in: the token's sign-in must be recent.
             if account.email != email, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {

@@ -40,17 +40,11 @@ struct IdentityToolkitController {
 
     @Sendable func signInWithEmailLink(_ request: Request, context: AppRequestContext) async throws -> EmailLinkSigninResponse {
         let body = try await RequestBody.decode(EmailLinkSigninRequest.self, from: request, context: context)
-        let email = try EmailAddress(requestField: body.email)
-        let code = try OOBCode.requestField(body.oobCode)
-        // A linking request's token is checked before the code, so a stale session never spends a code.
-        var signedIn: IDTokenClaims?
-        if let idToken = body.idToken, !idToken.isEmpty {
-            signedIn = try await lookup.authenticate(idToken: idToken).claims
-        }
-        let result = try await completer.complete(
-            email: email, code: code, signedIn: signedIn, by: context.caller(of: request), logger: context.logger)
+        let result = try await completer.complete(body, by: context.caller(of: request), logger: context.logger)
+        // An email-link sign-in leaves its account with the address it proved.
         var response = EmailLinkSigninResponse(
-            idToken: nil, refreshToken: nil, expiresIn: nil, localId: result.account.id, email: email.value, isNewUser: result.isNewUser)
+            idToken: nil, refreshToken: nil, expiresIn: nil, localId: result.account.id, email: result.account.email?.value ?? "",
+            isNewUser: result.isNewUser)
         response.answer(result)
         return response
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyWire
 import Logging
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
                 Services(
                     issuer: issuer,
                     completer: LinkCompleter(
-                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
                         undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                     refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), store: store, secret: secret))
         }
@@ -70,16 +71,16 @@ import Testing
             try await plant("code-1", for: alice, in: services)
             clock.advance(by: 599)
             try await plant("code-2", for: alice, in: services)
-            _ = try await services.completer.complete(email: alice, code: "code-1", logger: logger)
+            _ = try await services.completer.complete(EmailLinkSigninRequest(email: alice.value, oobCode: "code-1"), logger: logger)
             clock.advance(by: 600)
-            await #expect(throws: SignInError.expiredOOBCode) { try await services.completer.complete(email: alice, code: "code-2", logger: logger) }
+            await #expect(throws: SignInError.expiredOOBCode) { try await services.completer.complete(EmailLinkSigninRequest(email: alice.value, oobCode: "code-2"), logger: logger) }
         }
     }
 
     @Test func refreshKeepsTheOriginalAuthTime() async throws {
         try await withServices { services in
             try await plant("code", for: alice, in: services)
-            let session = try await services.completer.complete(email: alice, code: "code", logger: logger).session
+            let session = try await services.completer.complete(EmailLinkSigninRequest(email: alice.value, oobCode: "code"), logger: logger).session
             clock.advance(by: 1000)
             let refreshed = try await services.refresher.refresh(token: session.refreshToken, logger: logger)
             #expect(refreshed.account.id == session.account.id && !refreshed.isNewUser)

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyWire
 import LatchkeyStoreBench
 import Logging
 import Synchronization
@@ -52,7 +53,7 @@ import Testing
                     secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL, codeLifetime: 600, isDevelopment: false,
                     enumerationProtection: true, limiter: limiter),
                 completer: LinkCompleter(
-                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
                         undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                 replay: StoreReplay(
                     store: store, limits: .standard, secret: secret, clock: clock, codeLifetime: 600, settings: settings,
@@ -87,7 +88,7 @@ import Testing
             let code = try await send("alice@example.com", with: services)
             _ = services.statements.take()
             _ = try await services.completer.complete(
-                email: try #require(EmailAddress("alice@example.com")), code: code, by: Caller(requester: requester), logger: logger)
+                EmailLinkSigninRequest(email: "alice@example.com", oobCode: code), by: Caller(requester: requester), logger: logger)
             let service = services.statements.take()
 
             let planted = StoreReplay.Send(

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyWire
 import Logging
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
                     Services(
                         store: store, secret: secret,
                         completer: LinkCompleter(
-                        store: store, secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
+                        store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
                         undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                         passwords: PasswordAccounts(
                             store: store, hasher: PasswordHasher(cost: 4, secret: secret, limits: .patient), clock: clock, finisher: finisher, enumerationProtection: false,
@@ -69,7 +70,7 @@ import Testing
                 expiresAt: FixedClock().now.addingTimeInterval(600), language: .english, continueURL: "https://app.example.com")
             try await services.store.write { try await $0.insert(request) }
             let outcomes = await Self.race(50) { _ in
-                try await services.completer.complete(email: Fixture.alice, code: "the-code", logger: Self.logger)
+                try await services.completer.complete(EmailLinkSigninRequest(email: Fixture.alice.value, oobCode: "the-code"), logger: Self.logger)
             }
             #expect(outcomes.filter { (try? $0.get()) != nil }.count == 1)
             #expect(Self.errors(outcomes) == Array(repeating: "INVALID_OOB_CODE", count: 49))
@@ -86,7 +87,8 @@ import Testing
                 try await services.store.write { try await $0.insert(request) }
             }
             let sessions = try await Self.race(2) { index in
-                try await services.completer.complete(email: Fixture.alice, code: ["first", "second"][index], logger: Self.logger)
+                try await services.completer.complete(
+                    EmailLinkSigninRequest(email: Fixture.alice.value, oobCode: ["first", "second"][index]), logger: Self.logger)
             }.map { try $0.get() }
             #expect(Set(sessions.map(\.account.id)).count == 1)
             #expect(sessions.filter(\.isNewUser).count == 1)
