@@ -2,14 +2,15 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The request context of every route: Hummingbird's core storage, the peer address, and who the caller is
-/// once `ClientAuthenticationMiddleware` has accepted it (an app's API key, or an admin token).
-package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+/// The request context of every route but the admin ones (`AdminRequestContext`): Hummingbird's core storage, the
+/// peer address, and who the caller is once `ClientAuthenticationMiddleware` has accepted it (an app's API key, or an
+/// admin token).
+package struct AppRequestContext: ClientRequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
     package var apiKey: String?
-    /// Set by `ClientAuthenticationMiddleware` for a valid admin bearer token.
-    package var isAdmin = false
+    /// What the `Authorization` header proves, decided once by `AdminCredentialMiddleware`.
+    package var credential = AdminCredential.none
 
     /// The client's IP address: the peer's, or the one a trusted proxy forwarded (`ClientAddressMiddleware`).
     package var clientIP: String?
@@ -22,25 +23,21 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         clientIP = remoteAddress?.ipAddress
     }
 
-    /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused unread, except where
-    /// `RequestTimeoutMiddleware` allows an admin's import more.
+    /// Identity Toolkit bodies are a few hundred bytes; anything past 64 KiB is refused (unread, unless the caller is
+    /// an admin, whose routes allow more: `AdminRequestContext`).
     package var maxUploadSize = 64 * 1024
 
     package var responseEncoder: JSONEncoder { .api }
 
-    /// Who sent `request`, for emails and the audit log.
-    func requester(of request: Request) -> RequesterSummary {
-        RequesterSummary(ipAddress: clientIP, userAgent: request.headers[.userAgent])
-    }
-
-    /// The language `request` asks for (`X-Firebase-Locale`, then `Accept-Language`), for the emails it causes.
-    func language(of request: Request) -> LanguageTag {
-        LanguageTag.preferred(firebaseLocale: request.headers[.firebaseLocale], acceptLanguage: request.headers[.acceptLanguage])
+    /// The admin caller, on a path that serves both apps and admins (`accounts:lookup`, `accounts:update`, …).
+    package var admin: AdminCaller? {
+        guard case .admin(let caller) = credential else { return nil }
+        return caller
     }
 
     /// Who sent `request`, and whether with an admin token, for the domain's limits.
     func caller(of request: Request) -> Caller {
-        Caller(requester: requester(of: request), isAdmin: isAdmin)
+        Caller(requester: requester(of: request), isAdmin: admin != nil)
     }
 }
 

@@ -1,19 +1,84 @@
+import Foundation
 import Hummingbird
+import Logging
 
-/// The routes, with their controllers passed in so tests can swap any dependency.
+/// The routes, with their middleware and controllers built from the services bundle (`AppServices`); tests reach them
+/// through `buildApplication`, which makes the bundle.
 ///
 /// Every Identity Toolkit method answers under each path family Firebase clients use: `/v1/…`, the
 /// project-scoped `/v1/projects/{projectId}/…` of admin SDKs, the `/identitytoolkit.googleapis.com/…` and
 /// `/securetoken.googleapis.com/…` prefixes SDKs put in front of an emulator host, and the legacy v3 names.
-func buildRouter(
-    projectID: String, clientAddress: ClientAddressMiddleware, cors: CORSMiddleware, requestTimeout: RequestTimeoutMiddleware,
-    authentication: ClientAuthenticationMiddleware, identityToolkit: IdentityToolkitController, providerSignIn: ProviderSignInController,
-    accounts: AccountsController, accountUpdates: AccountUpdatesController, accountImport: AccountImportController, secondFactors: SecondFactorController,
-    providerConfigs: ProviderConfigController,
-    projectConfig: ProjectConfigController, secureToken: SecureTokenController, wellKnown: WellKnownController,
-    action: ActionController, report: SignInReportController, providerHandler: ProviderHandlerController, appLinks: AppLinksController, development: [RouteCollection<AppRequestContext>], metrics: ServiceMetrics,
-    metricsEndpoint: MetricsController?
-) -> Router<AppRequestContext> {
+///
+/// The admin-only methods are a group of their own under each family, with `AdminRequestContext`: after the API's
+/// authentication, a request without an admin token is refused by that context's creation, and an admin's body may be
+/// larger there. The methods that serve both a signed-in user and an admin on one path (`accounts:lookup`,
+/// `accounts:update`, `accounts:delete`, `accounts:sendOobCode`, `accounts:signUp`, …) stay in the API group, where
+/// `AppRequestContext.admin` says which caller it is, as `AdminCredentialMiddleware` decided once for the request.
+func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, logger: Logger) throws -> Router<AppRequestContext> {
+    let configuration = services.configuration
+    let (store, secret, clock, metrics, pages) = (services.store, services.secret, services.clock, services.metrics, services.pages)
+    let (finisher, limiter, notices, lookup) = (services.finisher, services.limiter, services.notices, services.lookup)
+    let recentLogin = configuration.recentLogin
+    let secondFactorPolicy = configuration.secondFactors.policy
+    let projectID = configuration.projectID
+    let clientAddress = ClientAddressMiddleware(trustedProxies: configuration.server.trustedProxies, header: configuration.server.clientIPHeader)
+    let cors = CORSMiddleware(allowedOrigins: configuration.cors.allowedOrigins, authorizedDomains: configuration.authorizedDomains)
+    let adminCredential = AdminCredentialMiddleware(admin: services.admin)
+    let requestTimeout = RequestTimeoutMiddleware(timeout: .seconds(configuration.server.requestTimeoutSeconds))
+    let authentication = ClientAuthenticationMiddleware(apiKeys: configuration.apiKeys, quota: services.quota)
+    let identityToolkit = IdentityToolkitController(
+        issuer: services.issuer,
+        completer: LinkCompleter(
+            store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin,
+            limiter: limiter, undos: services.actionIssuer, acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
+        actionIssuer: services.actionIssuer, actionCodes: services.actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains,
+        apps: configuration.apps)
+    let providerSignIn = ProviderSignInController(
+        signIn: ProviderSignIn(
+            store: store,
+            assertion: ProviderAssertion(
+                providers: services.providers, discovery: services.discovery, verifier: IDTokenVerifier(discovery: services.discovery, clock: clock),
+                store: store, secret: secret, clock: clock),
+            tokens: services.tokens, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
+            allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails,
+            enumerationProtection: configuration.security.emailEnumerationProtection))
+    let accounts = AccountsController(
+        passwords: services.passwords, lookup: lookup, authorization: services.authorization, authorizedDomains: configuration.authorizedDomains)
+    let accountUpdates = AccountUpdatesController(
+        administration: AccountAdministration(
+            store: store, hasher: services.hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
+        undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin),
+        passwords: services.passwords, lookup: lookup, actionCodes: services.actionCodes)
+    let accountImport = AccountImportController(importer: AccountImporter(store: store, hasher: services.hasher, clock: clock), clock: clock)
+    let secondFactors = SecondFactorController(
+        enrollments: SecondFactorEnrollments(
+            store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, notices: notices,
+            policy: secondFactorPolicy, recentLogin: recentLogin),
+        signIn: SecondFactorSignIn(
+            store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactorPolicy, limiter: limiter, notices: notices))
+    let providerConfigs = ProviderConfigController(
+        administration: ProviderConfigAdministration(directory: services.providers, clock: clock), projectID: projectID)
+    let projectConfig = ProjectConfigController(
+        projectID: projectID, authorizedDomains: configuration.authorizedDomains, secondFactors: secondFactorPolicy)
+    let secureToken = SecureTokenController(
+        refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: services.minter), projectID: projectID)
+    let wellKnown = WellKnownController(
+        tokens: services.tokens, store: store, clock: clock, publicURL: configuration.publicURL.absoluteString,
+        openAPIDocument: openAPIDocument(configuration, logger: logger))
+    let action = ActionController(
+        inspector: LinkInspector(store: store, secret: secret, clock: clock), authorizedDomains: configuration.authorizedDomains,
+        apps: configuration.apps, pages: pages, appName: configuration.appName, publicURL: configuration.publicURL)
+    let report = SignInReportController(
+        coolOffs: CoolOffs(
+            store: store, secret: secret, clock: clock, duration: TimeInterval(configuration.emailLink.coolOffSeconds), limiter: limiter),
+        pages: pages, appName: configuration.appName, coolOffHours: (configuration.emailLink.coolOffSeconds + 3_599) / 3_600)
+    let providerHandler = ProviderHandlerController(
+        authorization: services.authorization, store: store, secret: secret, clock: clock, apiKeys: configuration.apiKeys, quota: services.quota,
+        apps: configuration.apps, authorizedDomains: configuration.authorizedDomains, pages: pages, appName: configuration.appName,
+        publicURL: configuration.publicURL)
+    let appLinks = AppLinksController(apps: configuration.apps)
+    let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.addRoutes(wellKnown.endpoints)
         router.addRoutes(action.endpoints)
@@ -23,14 +88,18 @@ func buildRouter(
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, accountImport.endpoints]
+        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
             group.get("projects", use: projectConfig.projectConfig)
+            let admin = group.group(context: AdminRequestContext.self)
+            [accounts.adminEndpoints, accountImport.endpoints].forEach { admin.addRoutes($0) }
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             methods.forEach { project.addRoutes($0) }
-            project.post("accounts", use: accountUpdates.createAccount)
+            let projectAdmin = project.group(context: AdminRequestContext.self)
+            [accounts.adminEndpoints, accountImport.endpoints].forEach { projectAdmin.addRoutes($0) }
+            projectAdmin.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
         }
         // Identity Toolkit v2: second factors, and the admin API for identity providers and the project's configuration.
@@ -39,8 +108,9 @@ func buildRouter(
             group.addRoutes(secondFactors.endpoints)
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             project.addRoutes(secondFactors.endpoints)
-            project.addRoutes(providerConfigs.endpoints)
-            project.get("config", use: projectConfig.adminConfig)
+            let projectAdmin = project.group(context: AdminRequestContext.self)
+            projectAdmin.addRoutes(providerConfigs.endpoints)
+            projectAdmin.get("config", use: projectConfig.adminConfig)
             for method in [HTTPRequest.Method.get, .post, .patch, .delete] {
                 project.on("tenants/**", method: method) { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
             }
@@ -74,6 +144,8 @@ func buildRouter(
         // Inside CORS, cache policy and HEAD, so that errors get their headers like any answer.
         ErrorMiddleware(metrics: metrics)
         MethodNotAllowedMiddleware(routes: catalogue.routes)
+        // Who the caller is decides how large a body may be read.
+        adminCredential
         requestTimeout
     }
     addRoutes(to: router)
@@ -92,4 +164,16 @@ struct ProjectScopeMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+/// The document `GET /openapi.json` serves, read once; without one the route answers 404, which the start-up log says
+/// with the path looked for (a relative one resolves from the working directory, `/var/lib/latchkey` under systemd).
+private func openAPIDocument(_ configuration: AppConfiguration, logger: Logger) -> ByteBuffer? {
+    guard let document = FileManager.default.contents(atPath: configuration.openAPIDocument) else {
+        logger.warning(
+            "No OpenAPI document: GET /openapi.json answers 404",
+            metadata: ["openAPIDocument": "\(URL(fileURLWithPath: configuration.openAPIDocument).path)"])
+        return nil
+    }
+    return ByteBuffer(bytes: document)
 }

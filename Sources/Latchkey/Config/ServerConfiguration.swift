@@ -16,8 +16,9 @@ import NIOCore
 ///   this time; a client trickling it in is answered 408.
 /// - `server.maxHeaderBytes` (integer, default `16384`, 1024 to 81920): the most the request line and headers may
 ///   take; a larger request is refused before it reaches a handler.
-/// - `server.maxAdminBodyBytes` (integer, default `4194304`, 65536 to 67108864): how large an admin's
-///   `accounts:batchCreate` body may be (1,000 users with their hashes); every other request body is limited to 64 KiB.
+/// - `server.maxAdminBodyBytes` (integer, default `4194304`, 65536 to 67108864): how large a body an admin may send
+///   to the admin-only methods (`accounts:batchCreate`'s 1,000 users with their hashes, the others alike); every
+///   other request body, an admin's to a method apps also use among them, is limited to 64 KiB.
 /// - `server.shutdownTimeoutSeconds` (integer, default `20`, 1 to 300): on SIGTERM or SIGINT, how long in-flight
 ///   requests and the mail worker's current message may take before they are cancelled.
 package struct ServerConfiguration: Sendable {

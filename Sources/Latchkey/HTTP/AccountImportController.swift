@@ -11,13 +11,13 @@ struct AccountImportController {
     let importer: AccountImporter
     let clock: any WallClock
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        RouteCollection(context: AppRequestContext.self)
+    /// Admin routes: only a request with an admin token gets an `AdminRequestContext`.
+    var endpoints: RouteCollection<AdminRequestContext> {
+        RouteCollection(context: AdminRequestContext.self)
             .post("accounts:batchCreate", use: batchCreate)
     }
 
-    @Sendable func batchCreate(_ request: Request, context: AppRequestContext) async throws -> UploadAccountResponse {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    @Sendable func batchCreate(_ request: Request, context: AdminRequestContext) async throws -> UploadAccountResponse {
         let body = try await RequestBody.decodeLarge(UploadAccountRequest.self, from: request, context: context)
         let users = body.users ?? []
         guard !users.isEmpty else { throw APIError.invalidArgument("MISSING_USER_ACCOUNT") }

@@ -58,8 +58,7 @@ struct AccountUpdatesController {
 
     /// Firebase's admin `accounts` create (`POST /v1/projects/{projectId}/accounts`), used by the Admin SDKs'
     /// `create_user`: an account with any of email, password, `emailVerified`, `displayName`, `photoUrl`, `disabled`.
-    @Sendable func createAccount(_ request: Request, context: AppRequestContext) async throws -> SetAccountInfoResponse {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    @Sendable func createAccount(_ request: Request, context: AdminRequestContext) async throws -> SetAccountInfoResponse {
         let body = try await RequestBody.decode(CreateAccountRequest.self, from: request, context: context)
         let email = body.email == nil ? nil : try EmailAddress(requestField: body.email)
         let password = try body.password.map(PasswordHasher.validate)
@@ -102,7 +101,7 @@ struct AccountUpdatesController {
 
     /// The account a request is about: the ID token's own, or for an admin without `idToken` any `localId`.
     private func subject(idToken: String?, localId: String?, _ context: AppRequestContext) async throws -> (Account, AccountActor) {
-        if context.isAdmin, idToken == nil {
+        if context.admin != nil, idToken == nil {
             guard let localId, !localId.isEmpty else { throw SignInError.userNotFound }
             guard let account = try await lookup.users(ids: [localId], emails: []).first?.account else { throw SignInError.userNotFound }
             return (account, .admin)

@@ -2,7 +2,8 @@ import Hummingbird
 import LatchkeyWire
 
 /// Password accounts and account information: `accounts:signUp`, `accounts:signInWithPassword`,
-/// `accounts:createAuthUri`, `accounts:lookup` and the admin listing `accounts:batchGet`.
+/// `accounts:createAuthUri`, `accounts:lookup` (for the signed-in user, or an admin) and the admin listing
+/// `accounts:batchGet` (`adminEndpoints`).
 struct AccountsController {
     let passwords: PasswordAccounts
     let lookup: AccountLookup
@@ -15,6 +16,11 @@ struct AccountsController {
             .post("accounts:signInWithPassword", use: signInWithPassword)
             .post("accounts:createAuthUri", use: createAuthUri)
             .post("accounts:lookup", use: lookupAccount)
+    }
+
+    /// Admin routes: only a request with an admin token gets an `AdminRequestContext`.
+    var adminEndpoints: RouteCollection<AdminRequestContext> {
+        RouteCollection(context: AdminRequestContext.self)
             .get("accounts:batchGet", use: listAccounts)
     }
 
@@ -93,7 +99,7 @@ struct AccountsController {
     /// match nothing); anyone else, and an admin who gives one, by ID token.
     @Sendable func lookupAccount(_ request: Request, context: AppRequestContext) async throws -> GetAccountInfoResponse {
         let body = try await RequestBody.decode(GetAccountInfoRequest.self, from: request, context: context)
-        if context.isAdmin, body.idToken == nil {
+        if context.admin != nil, body.idToken == nil {
             let ids = (body.localId ?? []).prefix(100)
             let emails = (body.email ?? []).prefix(100).compactMap(EmailAddress.init(_:))
             let identities = (body.federatedUserId ?? []).prefix(100).compactMap { entry in
@@ -109,8 +115,7 @@ struct AccountsController {
     /// Firebase's `accounts:batchGet` (admin; the Admin SDKs' `list_users`): every account in uid order, `maxResults`
     /// at a time (1 to 1000, 20 by default), `nextPageToken` to go on. Password hashes show only as Firebase's
     /// redacted placeholder.
-    @Sendable func listAccounts(_ request: Request, context: AppRequestContext) async throws -> DownloadAccountResponse {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    @Sendable func listAccounts(_ request: Request, context: AdminRequestContext) async throws -> DownloadAccountResponse {
         let query = request.uri.queryParameters
         let size = try query.get("maxResults").map { text throws(SignInError) in
             guard let size = Int(text) else { throw .invalidPageSelection }

@@ -3,25 +3,29 @@ import Foundation
 import Hummingbird
 
 /// Recognizes privileged requests: `Authorization: Bearer <token>` matching one of `adminTokens`.
+/// `AdminCredentialMiddleware` asks it once per request.
 ///
 /// Tokens are compared as HMACs under a random per-process key: how long a comparison of two MACs takes
 /// says nothing about how much of the token an attacker guessed right.
 struct AdminAuthorization: Sendable {
     private let key = SymmetricKey(size: .bits256)
     private let tokenMACs: [Data]
+    private let caller: AdminCaller
 
-    init(tokens: [String]) {
+    /// `maxUploadSize`: how large a body an admin may send to an admin route.
+    init(tokens: [String], maxUploadSize: Int) {
         let key = self.key
         tokenMACs = tokens.map { Data(HMAC<SHA256>.authenticationCode(for: Data($0.utf8), using: key)) }
+        caller = AdminCaller(maxUploadSize: maxUploadSize)
     }
 
-    /// True for a valid admin token, false without an `Authorization` header; any other credential is refused.
-    func isAdmin(_ request: Request) throws -> Bool {
-        guard let header = request.headers[.authorization] else { return false }
-        guard header.hasPrefix("Bearer "), !tokenMACs.isEmpty else { throw APIError.unauthenticated }
+    /// The admin caller for a valid admin token, `.none` without an `Authorization` header; any other credential
+    /// is refused.
+    func credential(of request: Request) -> AdminCredential {
+        guard let header = request.headers[.authorization] else { return .none }
+        guard header.hasPrefix("Bearer "), !tokenMACs.isEmpty else { return .refused }
         let presented = Data(HMAC<SHA256>.authenticationCode(for: Data(header.dropFirst("Bearer ".count).utf8), using: key))
-        guard tokenMACs.contains(presented) else { throw APIError.unauthenticated }
-        return true
+        return tokenMACs.contains(presented) ? .admin(caller) : .refused
     }
 }
 

@@ -5,19 +5,23 @@ import Hummingbird
 /// with a bearer token, answering exactly as Google does so Firebase clients show their usual errors.
 ///
 /// Admin tools (the Firebase Admin SDKs among them) send `Authorization: Bearer …` and no API key.
-/// App requests count against their key's per-minute quota; admin requests do not.
+/// App requests count against their key's per-minute quota; admin requests do not. Who the caller is was decided
+/// once, by `AdminCredentialMiddleware`; here a refused credential is answered.
 struct ClientAuthenticationMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let apiKeys: Set<String>
-    let admin: AdminAuthorization
     let quota: APIKeyQuota
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.isAdmin = try admin.isAdmin(request)
         let key = request.uri.queryParameters.get("key") ?? request.headers[.googAPIKey]
-        if !context.isAdmin {
+        switch context.credential {
+        case .refused:
+            throw APIError.unauthenticated
+        case .admin:
+            break
+        case .none:
             guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
             guard apiKeys.contains(key) else { throw APIError.invalidAPIKey }
             try quota.admit(key)

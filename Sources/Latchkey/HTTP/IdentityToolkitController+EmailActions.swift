@@ -22,7 +22,7 @@ extension IdentityToolkitController {
             let (account, claims) = try await lookup.authenticate(idToken: idToken)
             guard let address = account.email else { throw SignInError.missingEmail }
             subject = .signedIn(claims, address: address)
-        } else if action == .resetPassword || context.isAdmin {
+        } else if action == .resetPassword || context.admin != nil {
             subject = .owner(of: try EmailAddress(requestField: body.email))
         } else {
             throw action == .verifyEmail ? SignInError.invalidIDToken : .missingIDToken

@@ -22,7 +22,7 @@ struct IdentityToolkitController {
     /// Decoding has already refused every request type not served.
     @Sendable func sendOobCode(_ request: Request, context: AppRequestContext) async throws -> GetOobConfirmationCodeResponse {
         let body = try await RequestBody.decode(SendOobCodeRequest.self, from: request, context: context)
-        if body.returnOobLink == true, !context.isAdmin { throw APIError.unauthenticated }
+        if body.returnOobLink == true, context.admin == nil { throw APIError.unauthenticated }
         guard body.requestType == .emailSignIn else { return try await sendActionCode(body, request, context: context) }
         let email = try EmailAddress(requestField: body.email)
         let settings = try ActionCodeSettings(

@@ -23,8 +23,7 @@ struct ProjectConfigController {
         answer
     }
 
-    @Sendable func adminConfig(_ request: Request, context: AppRequestContext) async throws -> ProjectConfigResource {
-        guard context.isAdmin else { throw APIError.unauthenticated }
-        return resource
+    @Sendable func adminConfig(_ request: Request, context: AdminRequestContext) async throws -> ProjectConfigResource {
+        resource
     }
 }

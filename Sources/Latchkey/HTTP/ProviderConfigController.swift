@@ -5,13 +5,13 @@ import LatchkeyWire
 /// The admin API for identity providers, Identity Toolkit v2's `projects/{p}/oauthIdpConfigs` and
 /// `projects/{p}/defaultSupportedIdpConfigs` (spec §6), as the Firebase Admin SDKs call them: create with
 /// `?oauthIdpConfigId=` or `?idpId=`, get, list with `pageSize` and `pageToken`, `PATCH` with `updateMask`, delete.
-/// Admins only.
+/// Admins only: its routes have an `AdminRequestContext`.
 struct ProviderConfigController {
     let administration: ProviderConfigAdministration
     let projectID: String
 
-    var endpoints: RouteCollection<AppRequestContext> {
-        let routes = RouteCollection(context: AppRequestContext.self)
+    var endpoints: RouteCollection<AdminRequestContext> {
+        let routes = RouteCollection(context: AdminRequestContext.self)
         for kind in [ProviderConfig.Kind.oidc, .builtIn] {
             routes.get(RouterPath(kind.rawValue)) { try await list(kind, $0, $1) }
             routes.post(RouterPath(kind.rawValue)) { try await create(kind, $0, $1) }
@@ -22,8 +22,7 @@ struct ProviderConfigController {
         return routes
     }
 
-    private func list(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    private func list(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let size = try query.get("pageSize").map { text throws(ProviderConfigError) in
             guard let size = Int(text) else { throw .invalidPageSelection }
@@ -39,27 +38,23 @@ struct ProviderConfigController {
         }
     }
 
-    private func create(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    private func create(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext) async throws -> Response {
         let id = request.uri.queryParameters.get(kind == .oidc ? "oauthIdpConfigId" : "idpId")
         let edit = try Self.edit(try await RequestBody.object(from: request, context: context), mask: nil, kind: kind)
         return try resource(try await administration.create(kind, id: id, edit), kind, request, context)
     }
 
-    private func get(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    private func get(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext) async throws -> Response {
         return try resource(try await administration.get(kind, id: context.parameters.get("id") ?? ""), kind, request, context)
     }
 
-    private func update(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    private func update(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext) async throws -> Response {
         let mask = request.uri.queryParameters.get("updateMask").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let edit = try Self.edit(try await RequestBody.object(from: request, context: context), mask: mask, kind: kind)
         return try resource(try await administration.update(kind, id: context.parameters.get("id") ?? "", edit), kind, request, context)
     }
 
-    private func delete(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard context.isAdmin else { throw APIError.unauthenticated }
+    private func delete(_ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext) async throws -> Response {
         try await administration.delete(kind, id: context.parameters.get("id") ?? "")
         return try EmptyResponse().response(from: request, context: context)
     }
@@ -111,7 +106,7 @@ struct ProviderConfigController {
     }
 
     private func resource(
-        _ listed: ProviderConfigAdministration.Listed, _ kind: ProviderConfig.Kind, _ request: Request, _ context: AppRequestContext
+        _ listed: ProviderConfigAdministration.Listed, _ kind: ProviderConfig.Kind, _ request: Request, _ context: AdminRequestContext
     ) throws -> Response {
         kind == .oidc ? try oidc(listed).response(from: request, context: context) : try builtIn(listed).response(from: request, context: context)
     }

@@ -6,22 +6,17 @@ import NIOCore
 /// runs. The idle timeout alone would let a client keep a connection busy by trickling one byte at a time.
 /// A body that cannot be read is the client's fault: 400 in the envelope, logged at `debug`.
 ///
-/// An admin's `accounts:batchCreate` (1,000 users with their hashes) may carry `adminImportLimit` bytes: the admin
-/// token is checked first, so nobody else can make the server read more than the usual limit.
+/// A caller with a valid admin token (`AdminCredentialMiddleware` runs first) may send as much as the admin routes
+/// accept (`AdminCaller.maxUploadSize`), so nobody else can make the server read more than the usual limit; each
+/// route's context then holds its body to its own limit (`AdminRequestContext` for the admin routes).
 struct RequestTimeoutMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let timeout: Duration
-    let admin: AdminAuthorization
-    let adminImportLimit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
-        var context = context
-        if request.uri.path.hasSuffix("/accounts:batchCreate"), (try? admin.isAdmin(request)) == true {
-            context.maxUploadSize = adminImportLimit
-        }
-        let limit = context.maxUploadSize
+        let limit = context.admin?.maxUploadSize ?? context.maxUploadSize
         // A declared length over the limit is refused before a byte of the body is read: waiting for a body that
         // will be refused anyway would only hold the connection until the timeout.
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
