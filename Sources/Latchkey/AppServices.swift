@@ -62,8 +62,8 @@ struct AppServices {
         actionCodes = ActionCodes(
             store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
         passwords = PasswordAccounts(
-            store: store, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection, limiter: limiter,
-            notices: notices, recentLogin: recentLogin, metrics: metrics)
+            store: store, authentication: authentication, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection,
+            limiter: limiter, notices: notices, recentLogin: recentLogin, metrics: metrics)
         providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
         discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
 /// Firebase's `signUp` (with a password, or anonymous) and `signInWithPassword`.
@@ -7,6 +8,7 @@ import Logging
 /// the password (see `SignInFinisher`), so registering someone else's address gains nothing lasting.
 package struct PasswordAccounts: Sendable {
     let store: any Store
+    let authentication: Authentication
     let hasher: PasswordHasher
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -17,10 +19,12 @@ package struct PasswordAccounts: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, enumerationProtection: Bool,
-        limiter: RateLimiter, notices: SecurityNotices, recentLogin: TimeInterval, metrics: ServiceMetrics = ServiceMetrics()
+        store: any Store, authentication: Authentication, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher,
+        enumerationProtection: Bool, limiter: RateLimiter, notices: SecurityNotices, recentLogin: TimeInterval,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
+        self.authentication = authentication
         self.hasher = hasher
         self.clock = clock
         self.finisher = finisher
@@ -29,6 +33,22 @@ package struct PasswordAccounts: Sendable {
         self.notices = notices
         self.recentLogin = recentLogin
         self.metrics = metrics
+    }
+
+    /// `accounts:signUp`: either field, even null, makes a password sign-up, which needs both; neither makes an anonymous
+    /// account. With an `idToken` both are linked to that user's account instead (Firebase's `linkEmailPassword`).
+    package func signUp(_ request: SignupNewUserRequest, language: LanguageTag = .english, by caller: Caller = Caller(), logger: Logger) async throws
+        -> Session
+    {
+        let idToken = request.idToken.flatMap { $0.isEmpty ? nil : $0 }
+        guard request.email != nil || request.password != nil || idToken != nil else {
+            return try await signUp(email: nil, password: nil, by: caller, logger: logger)
+        }
+        let email = try EmailAddress(requestField: request.email)
+        let password = try PasswordHasher.validate(request.password)
+        guard let idToken else { return try await signUp(email: email, password: password, by: caller, logger: logger) }
+        let claims = try await authentication.claims(of: idToken)
+        return try await link(email: email, password: password, to: claims, language: language, by: caller, logger: logger)
     }
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
@@ -64,7 +84,7 @@ package struct PasswordAccounts: Sendable {
     /// An account with a password already is `PROVIDER_ALREADY_LINKED`; an address of another account `EMAIL_EXISTS`; a
     /// proven address is left only for another proven one (`verifyNewEmailFirst`); an account that already signs in some
     /// way needs a recent sign-in (`IDTokenClaims.mayChangeSignIn`), and its address is told of the new password.
-    package func link(
+    private func link(
         email: EmailAddress, password: String, to claims: IDTokenClaims, language: LanguageTag = .english, by caller: Caller = Caller(),
         logger: Logger
     ) async throws -> Session {

@@ -24,29 +24,13 @@ struct AccountsController {
             .get("accounts:batchGet", use: listAccounts)
     }
 
-    /// Either field, even null, makes a password sign-up, which needs both; neither makes an anonymous account. With an
-    /// `idToken` both are linked to that user's account (Firebase's `linkEmailPassword`).
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> SignupNewUserResponse {
         let body = try await RequestBody.decode(SignupNewUserRequest.self, from: request, context: context)
-        var email: EmailAddress?
-        var password: String?
-        let linking = body.idToken.flatMap { $0.isEmpty ? nil : $0 }
-        if body.email != nil || body.password != nil || linking != nil {
-            email = try EmailAddress(requestField: body.email)
-            password = try PasswordHasher.validate(body.password)
-        }
-        let session: Session
-        if let linking, let email, let password {
-            let claims = try await lookup.authenticate(idToken: linking).claims
-            session = try await passwords.link(
-                email: email, password: password, to: claims, language: context.language(of: request), by: context.caller(of: request),
-                logger: context.logger)
-        } else {
-            session = try await passwords.signUp(email: email, password: password, by: context.caller(of: request), logger: context.logger)
-        }
+        let session = try await passwords.signUp(
+            body, language: context.language(of: request), by: context.caller(of: request), logger: context.logger)
         return SignupNewUserResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
-            email: email?.value)
+            email: session.account.email?.value)
     }
 
     @Sendable func signInWithPassword(_ request: Request, context: AppRequestContext) async throws -> VerifyPasswordResponse {

@@ -37,7 +37,7 @@ import Testing
                         store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
                         undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
                         passwords: PasswordAccounts(
-                            store: store, hasher: PasswordHasher(cost: 4, secret: secret, limits: .patient), clock: clock, finisher: finisher, enumerationProtection: false,
+                            store: store, authentication: Authentication(tokens: tokens), hasher: PasswordHasher(cost: 4, secret: secret, limits: .patient), clock: clock, finisher: finisher, enumerationProtection: false,
                             limiter: limiter, notices: SecurityNotices(secret: secret, outbox: OutboxSignal()), recentLogin: 300),
                         refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter),
                         limiter: limiter))
