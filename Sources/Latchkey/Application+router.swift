@@ -42,13 +42,15 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             tokens: services.tokens, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
             allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails,
             enumerationProtection: configuration.security.emailEnumerationProtection))
+    let administration = AccountAdministration(
+        store: store, hasher: services.hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics)
     let accounts = AccountsController(
-        passwords: services.passwords, lookup: lookup, authorization: services.authorization, authorizedDomains: configuration.authorizedDomains)
+        passwords: services.passwords, administration: administration, lookup: lookup, authorization: services.authorization,
+        authorizedDomains: configuration.authorizedDomains)
     let accountUpdates = AccountUpdatesController(
-        administration: AccountAdministration(
-            store: store, hasher: services.hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin),
+        administration: administration,
         undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin),
-        passwords: services.passwords, lookup: lookup, actionCodes: services.actionCodes)
+        lookup: lookup, actionCodes: services.actionCodes)
     let accountImport = AccountImportController(importer: AccountImporter(store: store, hasher: services.hasher, clock: clock), clock: clock)
     let secondFactors = SecondFactorController(
         enrollments: SecondFactorEnrollments(

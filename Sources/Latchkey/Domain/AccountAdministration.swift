@@ -9,9 +9,11 @@ package struct AccountAdministration: Sendable {
     let finisher: SignInFinisher
     let notices: SecurityNotices
     let recentLogin: TimeInterval
+    let metrics: ServiceMetrics
 
     package init(
-        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval
+        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
         self.hasher = hasher
@@ -19,6 +21,7 @@ package struct AccountAdministration: Sendable {
         self.finisher = finisher
         self.notices = notices
         self.recentLogin = recentLogin
+        self.metrics = metrics
     }
 
     /// Applies `changes`; a password change ends every other session, spends the reset codes mailed before it, and

@@ -7,6 +7,8 @@ package struct AuditEvent: Sendable, Equatable {
         case signInCompleted = "sign_in_completed"
         case passwordStripped = "password_stripped"
         case sessionsRevoked = "sessions_revoked"
+        /// An account an admin created: nobody signed in.
+        case accountCreated = "account_created"
         case accountDisabled = "account_disabled"
         case accountEnabled = "account_enabled"
         case accountDeleted = "account_deleted"

@@ -53,16 +53,14 @@ package struct PasswordAccounts: Sendable {
 
     /// Creates an unverified account with a password, or with neither an anonymous one, and signs it in.
     /// An anonymous account gets an address later by completing an email link with its ID token.
-    /// `id` is the uid an admin chose (`create_user(uid=…)`), otherwise a new random one. Sign-ups count per IP (an
-    /// admin's not at all): each is an account, and `EMAIL_EXISTS` tells whether an address is registered.
-    package func signUp(
-        id: String? = nil, email: EmailAddress?, password: String?, by caller: Caller = Caller(), logger: Logger
-    ) async throws -> Session {
+    /// Sign-ups count per IP: each is an account, and `EMAIL_EXISTS` tells whether an address is registered. An admin
+    /// creates accounts through `AccountAdministration.create`, which signs nobody in.
+    package func signUp(email: EmailAddress?, password: String?, by caller: Caller = Caller(), logger: Logger) async throws -> Session {
         try await limiter.admit(caller.limits([.init(.signUpPerIP, caller.ipAddress)]), email: email, requester: caller.requester)
         var passwordHash: String?
         if let password { passwordHash = try await hasher.hash(password) }
         let now = clock.now
-        var account = Account.new(id: id, email: email, at: now)
+        var account = Account.new(email: email, at: now)
         account.passwordHash = passwordHash
         let attempt = SignInFinisher.Attempt(
             account: account, stored: nil, provider: email == nil ? .anonymous : .password, requester: caller.requester)
@@ -72,7 +70,7 @@ package struct PasswordAccounts: Sendable {
         } catch let conflict as AccountConflict {
             throw conflict.refusal
         }
-        metrics.countSignUp(email == nil ? "anonymous" : password == nil ? "admin" : "password")
+        metrics.countSignUp(email == nil ? "anonymous" : "password")
         logger.debug("Account signed up", metadata: ["account": "\(account.id)", "anonymous": "\(email == nil)"])
         return try finisher.session(for: finished)
     }

@@ -45,7 +45,7 @@ extension UploadAccountRequest {
     /// cannot honour (a phone number, a phone second factor) refuses the user rather than drop it.
     static func importedUser(_ user: User, hashing config: PasswordHashConfig?, at now: Date) throws(ImportRefusal) -> ImportedUser {
         guard let localID = user.localId, !localID.isEmpty else { throw .invalid("localId is missing") }
-        guard (try? AccountUpdatesController.chosenLocalID(localID)) != nil else { throw .invalid("localId is invalid") }
+        guard (try? Account.chosenID(localID)) != nil else { throw .invalid("localId is invalid") }
         var email: EmailAddress?
         if let raw = user.email, !raw.isEmpty {
             guard let address = EmailAddress(raw) else { throw .invalid("email is invalid") }

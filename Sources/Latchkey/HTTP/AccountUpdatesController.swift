@@ -7,7 +7,6 @@ import LatchkeyWire
 struct AccountUpdatesController {
     let administration: AccountAdministration
     let undoCancellation: UndoCancellation
-    let passwords: PasswordAccounts
     let lookup: AccountLookup
     let actionCodes: ActionCodes
 
@@ -61,17 +60,10 @@ struct AccountUpdatesController {
     @Sendable func createAccount(_ request: Request, context: AdminRequestContext) async throws -> SetAccountInfoResponse {
         let body = try await RequestBody.decode(CreateAccountRequest.self, from: request, context: context)
         let email = body.email == nil ? nil : try EmailAddress(requestField: body.email)
-        let password = try body.password.map(PasswordHasher.validate)
-        let id = try Self.chosenLocalID(body.localId)
-        // Everything is checked before the account exists, so a refused request creates nothing.
-        var changes = AccountChanges()
-        changes.displayName = try ProfileText.checked(body.displayName)
-        changes.photoURL = try ProfileText.checked(body.photoUrl)
-        changes.isDisabled = body.disabled
-        changes.isEmailVerified = body.emailVerified
-        let session = try await passwords.signUp(id: id, email: email, password: password, by: context.caller(of: request), logger: context.logger)
-        let (user, _) = try await administration.update(
-            session.account, with: changes, by: .admin, requester: context.requester(of: request), logger: context.logger)
+        let creation = try AccountAdministration.Creation(
+            localId: body.localId, email: email, password: body.password, displayName: body.displayName, photoURL: body.photoUrl,
+            isDisabled: body.disabled, isEmailVerified: body.emailVerified)
+        let user = try await administration.create(creation, requester: context.requester(of: request), logger: context.logger)
         return SetAccountInfoResponse(user, session: nil)
     }
 
@@ -87,16 +79,6 @@ struct AccountUpdatesController {
         let body = try await RequestBody.decode(CancelRecoverEmailRequest.self, from: request, context: context)
         let (account, cancelled) = try await undoCancellation.cancel(body, requester: context.requester(of: request), logger: context.logger)
         return CancelRecoverEmailResponse(localId: account.id, email: account.email?.value, cancelledUndos: cancelled)
-    }
-
-    /// A uid chosen by an admin: 1 to 128 characters, none of them control characters (Firebase's rule) nor
-    /// bidirectional formatting characters, since a uid reaches log lines and `latchkey audit`'s terminal.
-    static func chosenLocalID(_ id: String?) throws(SignInError) -> String? {
-        guard let id else { return nil }
-        guard (1...128).contains(id.count), id.displaySafe == id else {
-            throw .invalidLocalID
-        }
-        return id
     }
 
     /// The account a request is about: the ID token's own, or for an admin without `idToken` any `localId`.

@@ -6,6 +6,8 @@ import LatchkeyWire
 /// `accounts:batchGet` (`adminEndpoints`).
 struct AccountsController {
     let passwords: PasswordAccounts
+    /// Creates the accounts an admin signs up: nobody signs in to them.
+    let administration: AccountAdministration
     let lookup: AccountLookup
     let authorization: ProviderAuthorization
     let authorizedDomains: Set<String>
@@ -24,13 +26,26 @@ struct AccountsController {
             .get("accounts:batchGet", use: listAccounts)
     }
 
+    /// A user's sign-up or link (`PasswordAccounts`); an admin's without `idToken` creates an account, as the Admin SDKs'
+    /// `create_user` does, and gets it without tokens.
     @Sendable func signUp(_ request: Request, context: AppRequestContext) async throws -> SignupNewUserResponse {
         let body = try await RequestBody.decode(SignupNewUserRequest.self, from: request, context: context)
+        if context.admin != nil, body.idToken == nil { return try await createAccount(body, request, context: context) }
         let session = try await passwords.signUp(
             body, language: context.language(of: request), by: context.caller(of: request), logger: context.logger)
         return SignupNewUserResponse(
             idToken: session.idToken, refreshToken: session.refreshToken, expiresIn: String(session.expiresIn), localId: session.account.id,
             email: session.account.email?.value)
+    }
+
+    /// Firebase's privileged `signUp`: every field optional, the account answered without a session.
+    private func createAccount(_ body: SignupNewUserRequest, _ request: Request, context: AppRequestContext) async throws -> SignupNewUserResponse {
+        let creation = try AccountAdministration.Creation(
+            localId: body.localId, email: body.email == nil ? nil : try EmailAddress(requestField: body.email), password: body.password,
+            displayName: body.displayName, photoURL: body.photoUrl, isDisabled: body.disabled, isEmailVerified: body.emailVerified)
+        let account = try await administration.create(creation, requester: context.requester(of: request), logger: context.logger).account
+        return SignupNewUserResponse(
+            idToken: nil, refreshToken: nil, expiresIn: nil, localId: account.id, email: account.email?.value, displayName: account.displayName)
     }
 
     @Sendable func signInWithPassword(_ request: Request, context: AppRequestContext) async throws -> VerifyPasswordResponse {

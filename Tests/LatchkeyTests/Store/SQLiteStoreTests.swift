@@ -103,6 +103,48 @@ import Testing
         }
     }
 
+    /// The outbox is rebuilt without the CHECK on `format`: its rows, ids and sequence survive, its status stays checked,
+    /// and a kind of letter no migration named is accepted.
+    @Test func theOutboxKeepsItsRowsAndTakesAnyFormat() async throws {
+        try await withWorkspace { workspace in
+            try await makeOldDatabase(
+                workspace, upTo: "v19: custom claims",
+                holding: """
+                    INSERT INTO outbox (id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, lease_until, last_error,
+                        sent_at, format, claim_token)
+                    VALUES (7, 'alice@example.com', x'0102', 10, 'pending', 1, 20, 30, 'busy', NULL, 'email-action', 'claim'),
+                        (9, 'bob@example.com', x'03', 11, 'sent', 2, 21, NULL, NULL, 40, 'security-notice', NULL);
+                    INSERT INTO outbox (id, recipient, sealed_message, created_at, status, attempts, next_attempt_at, format)
+                    VALUES (11, 'bob@example.com', x'04', 12, 'failed', 5, 22, 'mime');
+                    DELETE FROM outbox WHERE id = 11;
+                    """)
+            let before = try await workspace.openDatabase().read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id") }
+            let store = try SQLiteStore(path: workspace.databasePath)
+            #expect(store.applied == Self.migrations(from: "v20: changes a second-factor challenge applies"))
+            #expect(store.applied.contains("v21: outbox formats left to the domain"))
+            let database = try workspace.openDatabase()
+            let after = try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id") }
+            #expect(before.count == 2 && after == before)
+            try await database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO outbox (recipient, created_at, next_attempt_at, format) VALUES ('carol@example.com', 12, 22, 'a-new-kind')")
+            }
+            let (id, format) = try await database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT MAX(id) FROM outbox"), try String.fetchOne(db, sql: "SELECT format FROM outbox WHERE recipient = 'carol@example.com'"))
+            }
+            #expect(id == 12 && format == "a-new-kind")  // the sequence remembers the deleted 11
+            await #expect(throws: DatabaseError.self) {
+                try await database.write { db in
+                    try db.execute(sql: "INSERT INTO outbox (recipient, created_at, next_attempt_at, status) VALUES ('dan@example.com', 1, 1, 'lost')")
+                }
+            }
+            let indexes = try await database.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL")
+            }
+            #expect(indexes == ["outbox_due"])
+        }
+    }
+
     @Test func mailQueuedBeforeTheUpgradeStaysFinishedMIME() async throws {
         try await withWorkspace { workspace in
             try await makeOldDatabase(
