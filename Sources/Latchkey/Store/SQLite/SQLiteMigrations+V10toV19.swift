@@ -1,4 +1,4 @@
-/// Then sessions, identities, signing keys in the store, and identity providers.
+/// v10 to v19: sessions, identities, signing keys in the store, identity providers, second factors and email actions.
 extension SQLiteMigrations {
     static let identityMigrations: [(name: String, sql: String)] = [
         (

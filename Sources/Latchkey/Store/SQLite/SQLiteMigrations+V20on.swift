@@ -1,4 +1,4 @@
-/// From v20 on: what the sign-in flows keep since each request became one domain call, and the outbox left to the
+/// v20 on: what the sign-in flows keep since each request became one domain call, and the outbox left to the
 /// domain.
 extension SQLiteMigrations {
     static let laterMigrations: [(name: String, sql: String)] = [
