@@ -142,7 +142,7 @@ def test_check_config_says_what_serve_would_refuse(tmp_path):
 
 
 def test_the_documented_install_starts(tmp_path):
-    """The README's deployment section, with its paths under tmp_path: the templates and the OpenAPI document installed
+    """docs/deployment.md's install, with its paths under tmp_path: the templates and the OpenAPI document installed
     in the share directory, the example configuration as /etc/latchkey/latchkey.json, the secrets the section puts in
     latchkey.env, then `check-config`, `init` and `serve` from the state directory, as the systemd unit runs it."""
     share, state = tmp_path / "share", tmp_path / "state"

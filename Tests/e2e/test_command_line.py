@@ -259,12 +259,12 @@ def test_a_port_in_use_is_named_with_its_key(tmp_path):
     assert "bind(descriptor:" not in result.stderr, result.stderr
 
 
-def test_the_binary_is_the_release_the_readme_documents():
-    """One version: what `latchkey --version` says is the newest release the README's upgrade notes describe, and the
-    README offers no package URL or tag that does not exist."""
-    readme = (REPO / "README.md").read_text()
+def test_the_binary_is_the_release_the_documentation_describes():
+    """One version: what `latchkey --version` says is the newest release the upgrade notes describe
+    (docs/backups-and-upgrades.md), and neither the README nor docs/ offers a package URL or tag that does not exist."""
+    documentation = "\n".join(path.read_text() for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
     version = latchkey("--version", cwd=REPO).stdout.strip()
-    newest = max((tuple(map(int, to.split("."))) for to in re.findall(r"^From \d+\.\d+ to (\d+\.\d+):", readme, re.M)))
+    newest = max((tuple(map(int, to.split("."))) for to in re.findall(r"^From \d+\.\d+ to (\d+\.\d+):", documentation, re.M)))
     assert version == "{}.{}.0".format(*newest), version
-    assert f"`latchkey --version` says {version}" in readme
-    assert "github.com/example/latchkey" not in readme and "from: \"0." not in readme
+    assert f"`latchkey --version` says {version}" in documentation
+    assert "github.com/example/latchkey" not in documentation and "from: \"0." not in documentation

@@ -218,10 +218,11 @@ def test_a_restart_of_postgresql_during_traffic_fails_requests_cleanly_and_loses
     print(f"{dict(statuses)} over {len(instances)} instances; {len(acknowledged)} acknowledged links all sent")
 
 
-def readme_database_setup(role, password):
-    """The SQL the README gives for Latchkey's role and database, for `role` (its name stands for both) and `password`."""
-    readme = (REPO / "README.md").read_text()
-    block = readme.split("<!-- postgres-setup -->", 1)[1].split("```sql", 1)[1].split("```", 1)[0]
+def documented_database_setup(role, password):
+    """The SQL docs/scaling.md gives for Latchkey's role and database, for `role` (its name stands for both) and
+    `password`."""
+    scaling = (REPO / "docs" / "scaling.md").read_text()
+    block = scaling.split("<!-- postgres-setup -->", 1)[1].split("```sql", 1)[1].split("```", 1)[0]
     return [statement.strip().replace("latchkey", role).replace("a long random password", password)
             for statement in block.split(";") if statement.strip()]
 
@@ -231,7 +232,7 @@ def test_the_documented_role_and_database_are_enough_and_a_refused_password_is_n
     port, directory = postgres_server
     role = "lk_" + uuid.uuid4().hex[:12]
     psql = ["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "latchkey", "-d", "postgres", "-v", "ON_ERROR_STOP=1"]
-    for statement in readme_database_setup(role, "right password"):
+    for statement in documented_database_setup(role, "right password"):
         subprocess.run([*psql, "-c", statement], check=True, capture_output=True, timeout=30)
     # The test server trusts every local login; this role must show its password, as in a real deployment.
     hba = Path(directory) / "data" / "pg_hba.conf"
@@ -248,6 +249,6 @@ def test_the_documented_role_and_database_are_enough_and_a_refused_password_is_n
     assert time.monotonic() - started < 5  # not after the pool's retries, at its deadline
 
     monkeypatch.setenv("LK_PG_PASSWORD", "right password")
-    server.start()  # migrates, as the role the README creates
+    server.start()  # migrates, as the role docs/scaling.md creates
     send(server, "alice@example.com")
     assert complete(server, "alice@example.com", code_of(read_link(server, 1))).status_code == 200

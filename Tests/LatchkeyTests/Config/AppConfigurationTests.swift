@@ -14,11 +14,11 @@ import Testing
 
     @Test func theProductionExampleLoads() async throws {
         let path = TestWorkspace.repositoryRoot.appendingPathComponent("config/production.example.json").path
-        // The SMTP password comes from /etc/latchkey/latchkey.env, as the README's deployment section sets it.
+        // The SMTP password comes from /etc/latchkey/latchkey.env, as docs/deployment.md sets it.
         let configuration = try await AppConfiguration.load(path: path, environment: ["SMTP_PASSWORD": "from latchkey.env"])
         #expect(configuration.mode == .production)
         #expect(configuration.logLevel == .info)
-        // What the README's deployment section says: mail through SMTP, the local nginx trusted, templates as installed.
+        // What docs/deployment.md says: mail through SMTP, the local nginx trusted, templates as installed.
         #expect(configuration.mail.transport == .smtp)
         #expect(configuration.server.trustedProxies.count == 2)
         #expect(configuration.templatesDirectory == "/usr/local/share/latchkey/templates")
