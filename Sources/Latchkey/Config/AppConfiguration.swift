@@ -66,7 +66,11 @@ package struct AppConfiguration: Sendable {
     }
 
     /// Reads and validates every key, and refuses any of `fileKeys` (the keys the file writes) that nothing read.
-    init(reader: ConfigReader, environment: [String: String], fileKeys: [ConfigFileKey]) throws(ConfigProblems) {
+    /// `schema`, when given, receives every key reading asked for (see `settingKeys(reader:)`), valid or not.
+    init(
+        reader: ConfigReader, environment: [String: String], fileKeys: [ConfigFileKey],
+        schema: ((Set<String>) -> Void)? = nil
+    ) throws(ConfigProblems) {
         var read = ConfigSectionReader(reader: reader)
 
         let projectID = read.string("projectId") ?? ""
@@ -121,6 +125,7 @@ package struct AppConfiguration: Sendable {
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)
+        schema?(read.knownKeys)
         guard read.problems.isEmpty, let sender else { throw read.problems.namingOverrides(in: environment) }
         self.sender = sender
     }
