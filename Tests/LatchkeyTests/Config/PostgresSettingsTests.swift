@@ -53,7 +53,7 @@ import Testing
 
     /// A refusal that retrying cannot change ends the opening at once, named as what to fix, not as "no answer within
     /// 35 s" after the pool has retried it for the whole connect timeout.
-    @Test(.enabled(if: PostgresTestServer.address != nil)) func aDatabaseThatDoesNotExistIsNamedAtOnce() async throws {
+    @Test(.needsPostgres) func aDatabaseThatDoesNotExistIsNamedAtOnce() async throws {
         try await withWorkspace { workspace in
             var settings = try await PostgresTestServer.freshDatabase()
             var postgres = try #require(settings["storage.postgres"] as? [String: Any])

@@ -5,7 +5,7 @@ import Testing
 
 /// Two instances on one PostgreSQL whose host clocks disagree by an hour: claims, leases and retries are judged by the
 /// database's clock, so neither takes over the other's live lease nor waits an hour for a message to fall due.
-@Suite(.enabled(if: PostgresTestServer.address != nil), .outsideProcesses) struct OutboxClockSkewTests {
+@Suite(.needsPostgres, .outsideProcesses) struct OutboxClockSkewTests {
     let secret = ServerSecret(material: Data(repeating: 1, count: 32))
 
     /// An instance on its own connection pool to the shared database, delivering through `transport` by `clock`.

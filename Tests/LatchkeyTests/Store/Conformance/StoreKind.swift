@@ -34,6 +34,12 @@ func withStore<T>(_ kind: StoreKind, _ body: (any Store) async throws -> T) asyn
 
 /// The PostgreSQL server `scripts/test` starts for the run.
 enum PostgresTestServer {
+    /// Why a run without the server skips what needs it, as the skipped tests report it.
+    static let skipReason: Comment = """
+        LATCHKEY_TEST_POSTGRES is unset, so PostgreSQL is skipped: the store conformance suites run on SQLite alone. \
+        scripts/test starts a throwaway server and sets it; or set it to the host:port of one that trusts the user latchkey
+        """
+
     /// `host:port`, from `LATCHKEY_TEST_POSTGRES`.
     static let address: (host: String, port: Int)? = {
         guard let value = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES"], let colon = value.lastIndex(of: ":"),
@@ -58,4 +64,10 @@ enum PostgresTestServer {
             ],
         ]
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test or suite only when the run has a PostgreSQL server, and says why otherwise: a plain `swift test`
+    /// must show what it left out, not pass quietly on SQLite alone.
+    static var needsPostgres: Self { .enabled(if: PostgresTestServer.address != nil, PostgresTestServer.skipReason) }
 }
