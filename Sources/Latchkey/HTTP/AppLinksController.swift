@@ -8,7 +8,7 @@ struct AppLinksController {
     let apps: AppsConfiguration
 
     /// The path pattern of the links apps open (sign-in links, and the other actions' when the app handles the code), as
-    /// Apple's `components` and the README's intent filter name it.
+    /// Apple's `components` and the intent filter of docs/mobile-apps.md name it.
     static let linkPattern = ActionLink.actionPath + "*"
 
     var endpoints: RouteCollection<AppRequestContext> {

@@ -48,7 +48,7 @@ struct PostgresRefusal: CustomStringConvertible {
         case "3D000":
             description =
                 "storage.postgres.database: PostgreSQL at \(place) has no database \"\(settings.database)\"\(said); "
-                + "create it (README, Scaling out: CREATE DATABASE … OWNER …)"
+                + "create it (docs/scaling.md: CREATE DATABASE … OWNER …)"
         default:
             return nil
         }
