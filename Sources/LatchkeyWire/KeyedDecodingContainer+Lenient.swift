@@ -51,7 +51,7 @@ private struct SkippedValue: Decodable {
 
 extension KeyedDecodingContainer {
     /// An int64 written as a JSON number or as a decimal string; absent or null is nil, anything else throws.
-    package func decodeInt64IfPresent(forKey key: Key) throws -> Int64? {
+    public func decodeInt64IfPresent(forKey key: Key) throws -> Int64? {
         guard contains(key), !(try decodeNil(forKey: key)) else { return nil }
         if let number = try? decode(Int64.self, forKey: key) { return number }
         guard let number = Int64(jsonInteger: try decode(String.self, forKey: key)) else {

@@ -18,7 +18,7 @@ import pytest
 import requests
 
 REPO = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build" / "debug" / "latchkey"))
+BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / "server" / ".build" / "debug" / "latchkey"))
 TEMPLATES = REPO / "templates"
 
 PROJECT_ID = "latchkey-e2e"

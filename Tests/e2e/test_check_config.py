@@ -12,7 +12,7 @@ import requests
 from harness import free_port
 
 REPO = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / ".build" / "debug" / "latchkey"))
+BINARY = Path(os.environ.get("LATCHKEY_BIN", REPO / "server" / ".build" / "debug" / "latchkey"))
 
 
 def check(config_path, command="check-config", *options, cwd=None, **variables):

@@ -6,7 +6,7 @@ the sign-in email from the file outbox, and verifies ID tokens against the JWKS 
     python3 -m pip install -r Tests/e2e/requirements.txt
     python3 -m pytest -q Tests/e2e
 
-Set LATCHKEY_BIN to test a binary other than `.build/debug/latchkey`.
+Set LATCHKEY_BIN to test a binary other than `server/.build/debug/latchkey`.
 """
 
 import concurrent.futures

@@ -80,11 +80,11 @@ def test_scripts_run_says_which_phase_it_is_in(tmp_path):
     assert lines[:4] == [
         "scripts/run: checking the system packages (scripts/bootstrap; the first time installs them)", "bootstrap ran",
         "scripts/run: building latchkey for the first time: about 10 minutes on a quiet 2-core machine, 25 on a busy one",
-        "swift build --product latchkey"], first.stderr
-    (tmp_path / ".build" / "debug").mkdir(parents=True)
-    shutil.move(tmp_path / "latchkey", tmp_path / ".build" / "debug" / "latchkey")
+        "swift build --package-path server --product latchkey"], first.stderr
+    (tmp_path / "server" / ".build" / "debug").mkdir(parents=True)
+    shutil.move(tmp_path / "latchkey", tmp_path / "server" / ".build" / "debug" / "latchkey")
     again = subprocess.run([str(tmp_path / "scripts" / "run")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
     assert again.returncode == 0, again.stderr
     assert again.stderr.splitlines()[2:] == [
-        "scripts/run: building latchkey (seconds when little changed)", "swift build --product latchkey",
-        "scripts/run: starting .build/debug/latchkey serve --config config/latchkey.json", "latchkey serve --config config/latchkey.json"]
+        "scripts/run: building latchkey (seconds when little changed)", "swift build --package-path server --product latchkey",
+        "scripts/run: starting server/.build/debug/latchkey serve --config config/latchkey.json", "latchkey serve --config config/latchkey.json"]

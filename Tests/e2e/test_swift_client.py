@@ -13,9 +13,12 @@ import re
 import stat
 import subprocess
 
-from harness import API_KEY, BINARY, read_email, read_link
+from pathlib import Path
 
-SIGNIN = BINARY.parent / "latchkey-signin"
+from harness import API_KEY, REPO, read_email, read_link
+
+# Built by the client package at the repository's root (`swift build`), not by the server's.
+SIGNIN = Path(os.environ.get("LATCHKEY_SIGNIN_BIN", REPO / ".build" / "debug" / "latchkey-signin"))
 CODE = r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}"
 TIMEOUT = 30
 

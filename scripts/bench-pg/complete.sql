@@ -3,7 +3,7 @@
 -- the code consumed, then SignInFinisher.finish for a new account (the account, its email identity, the session, the
 -- refresh token, the audit event), all in one transaction begun as PostgresStore.write begins it (plain BEGIN: the
 -- server's default isolation, READ COMMITTED). The statements are those of
--- Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
+-- server/Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
 -- +SignInRequests.swift (pendingRequest, consumePendingRequest), +Accounts.swift (account(email:), insert),
 -- +Identities.swift (save) and +Sessions.swift (insert session, insert refresh token), in the service's order.
 --

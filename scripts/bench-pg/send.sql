@@ -2,7 +2,7 @@
 -- address's three windows and the client's one, then the pending request, its audit event, the oldest outstanding
 -- codes dropped and the sealed letter queued, all in one transaction begun as PostgresStore.write begins it (plain
 -- BEGIN: the server's default isolation, READ COMMITTED). The statements are those of
--- Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
+-- server/Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
 -- +SignInRequests.swift (insert, dropOutstandingRequests) and +Outbox.swift (enqueue), in the service's order.
 --
 -- What Latchkey computes before its statements is made here from pgbench's random variable r with cheap SQL: a new

@@ -73,9 +73,7 @@ func withOIDCProviderMock<T>(_ body: (OIDCProviderMock) async throws -> T) async
 }
 
 extension OIDCProviderMock {
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("support/oidc_provider.py")
+    static let script = TestWorkspace.repositoryRoot.appendingPathComponent("Tests/support/oidc_provider.py")
 
     /// Started at first use; it stops when the test process ends and with it the script's standard input.
     static let shared = Task { () throws -> OIDCProviderMock in

@@ -5,8 +5,10 @@ import Latchkey
 struct TestWorkspace {
     let directory: URL
 
+    /// The repository's root, above the server package (server/Tests/LatchkeyTests/Support/this file).
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static let apiKey = "test-api-key"
     static let adminToken = "test-admin-token-0123456789"

@@ -39,9 +39,7 @@ struct SMTPSink {
         let authenticatedUser: String?
     }
 
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("support/smtp_sink.py")
+    static let script = TestWorkspace.repositoryRoot.appendingPathComponent("Tests/support/smtp_sink.py")
 
     let port: Int
     let directory: URL
