@@ -62,15 +62,23 @@ package struct ProviderAuthorization: Sendable {
         (text ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     }
 
-    /// Keeps the session and returns the provider's authorization URL, the session id and the state.
-    package func start(_ request: Start) async throws -> (authURI: String, sessionID: String, state: String) {
-        guard let provider = try await providers.provider(request.providerID) else { throw SignInError.invalidProviderID }
-        guard provider.isEnabled else { throw SignInError.operationNotAllowed }
+    /// A sign-in started: the provider's authorization URL, the session id and the state.
+    package struct Started: Sendable {
+        package var authURI: String
+        package var sessionID: String
+        package var state: String
+    }
+
+    /// Keeps the session and returns the provider's authorization URL; a provider unknown, disabled or unreachable is a
+    /// refusal returned, not thrown, so that the hosted handler page can hand it back to the app.
+    package func start(_ request: Start) async throws -> Verdict<Started> {
+        guard let provider = try await providers.provider(request.providerID) else { return .refused(.invalidProviderID) }
+        guard provider.isEnabled else { return .refused(.operationNotAllowed) }
         let metadata: ProviderMetadata
         do throws(ProviderFailure) {
             metadata = try await discovery.metadata(for: provider)
         } catch {
-            throw SignInError(error)
+            return .refused(SignInError(error))
         }
         let secrets = ProviderSession.Secrets(secret: secret)
         // A caller's id is kept when it is a plausible one (the iOS SDK's is 64 hex digits); otherwise one is made.
@@ -82,7 +90,8 @@ package struct ProviderAuthorization: Sendable {
             redirectURI: request.redirectURI, context: request.context, handoff: request.handoff, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(providers.file.authSessionTTLSeconds)))
         try await store.write { try await $0.insert(session) }
-        return (Self.authorizationURL(metadata.authorizationEndpoint, provider: provider, request: request, secrets: secrets), sessionID, secrets.state)
+        let authURI = Self.authorizationURL(metadata.authorizationEndpoint, provider: provider, request: request, secrets: secrets)
+        return .accepted(Started(authURI: authURI, sessionID: sessionID, state: secrets.state))
     }
 
     static func authorizationURL(_ endpoint: URL, provider: IdentityProviderSettings, request: Start, secrets: ProviderSession.Secrets) -> String {

@@ -80,7 +80,7 @@ struct AccountsController {
                 throw APIError(status: .badRequest, message: "INVALID_ARGUMENT : context is longer than 4096 bytes", rpcStatus: "INVALID_ARGUMENT")
             }
             start.context = body.context
-            let started = try await authorization.start(start)
+            let started = try await authorization.start(start).get()
             (response.authUri, response.sessionId) = (started.authURI, started.sessionID)
             response.providerId = providerID
         } else {

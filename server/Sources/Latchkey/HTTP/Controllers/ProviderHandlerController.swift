@@ -79,13 +79,13 @@ struct ProviderHandlerController {
         start.scopes = ProviderAuthorization.scopes(query.get("scopes"))
         start.customParameters = query.get("customParameters").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
         start.handoff = handoff.json
-        do {
-            let started = try await authorization.start(start)
+        switch try await authorization.start(start) {
+        case .accepted(let started):
             context.logger.debug("Provider sign-in started by the handler page", metadata: ["provider": "\(providerID)"])
             var response = redirect(to: started.authURI)
             response.setCookie(binding(state: started.state, path: request.uri.path, maxAge: authorization.providers.file.authSessionTTLSeconds))
             return response
-        } catch let refusal as SignInError {
+        case .refused(let refusal):
             context.logger.debug("Provider sign-in not started", metadata: ["provider": "\(providerID)", "refusal": "\(refusal.code)"])
             // An app gets the error back in its own URL, so that its SDK reports it instead of waiting on this page.
             guard let back = handoff.failure(code: Self.sdkCode(refusal), message: refusal.message, authDomain: authDomain) else {
