@@ -55,7 +55,7 @@ struct AppServices {
             isDevelopment: isDevelopment,
             enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
         actionIssuer = ActionCodeIssuer(
-            secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
+            store: store, authentication: authentication, secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
             lifetimes: ActionLifetimes(configuration.emailActions.lifetimes),
             enumerationProtection: enumerationProtection, undoAPIKey: configuration.apiKeys.sorted().first ?? "", isDevelopment: isDevelopment,
             recentLogin: recentLogin, limiter: limiter, metrics: metrics)

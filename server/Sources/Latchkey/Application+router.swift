@@ -31,7 +31,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         completer: LinkCompleter(
             store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin,
             limiter: limiter, undos: services.actionIssuer, acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
-        actionIssuer: services.actionIssuer, actionCodes: services.actionCodes, lookup: lookup, authorizedDomains: configuration.authorizedDomains,
+        actionIssuer: services.actionIssuer, actionCodes: services.actionCodes, authorizedDomains: configuration.authorizedDomains,
         apps: configuration.apps)
     let providerSignIn = ProviderSignInController(
         signIn: ProviderSignIn(

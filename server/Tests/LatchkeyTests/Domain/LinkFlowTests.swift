@@ -35,7 +35,7 @@ import Testing
                     issuer: issuer,
                     completer: LinkCompleter(
                         store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
-                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
+                        undos: .forTests(configuration, store: store, tokens: tokens, secret: secret, clock: clock, limiter: limiter)),
                     refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: minter), store: store, secret: secret))
         }
     }

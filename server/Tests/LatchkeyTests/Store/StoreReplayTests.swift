@@ -54,7 +54,7 @@ import Testing
                     enumerationProtection: true, limiter: limiter),
                 completer: LinkCompleter(
                         store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
-                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
+                        undos: .forTests(configuration, store: store, tokens: tokens, secret: secret, clock: clock, limiter: limiter)),
                 replay: StoreReplay(
                     store: store, limits: .standard, secret: secret, clock: clock, codeLifetime: 600, settings: settings,
                     sealedLetter: Data(count: 400), requester: requester),

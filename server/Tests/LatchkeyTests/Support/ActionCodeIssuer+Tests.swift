@@ -3,9 +3,11 @@ import Latchkey
 
 extension ActionCodeIssuer {
     /// An issuer as `buildApplication` makes one, for tests that assemble services by hand.
-    static func forTests(_ configuration: AppConfiguration, secret: ServerSecret, clock: any WallClock, limiter: RateLimiter) -> ActionCodeIssuer {
+    static func forTests(
+        _ configuration: AppConfiguration, store: any Store, tokens: TokenIssuer, secret: ServerSecret, clock: any WallClock, limiter: RateLimiter
+    ) -> ActionCodeIssuer {
         ActionCodeIssuer(
-            secret: secret, clock: clock, outbox: OutboxSignal(), publicURL: configuration.publicURL,
-            lifetimes: ActionLifetimes(configuration.emailActions.lifetimes), enumerationProtection: true, recentLogin: 300, limiter: limiter)
+            store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, outbox: OutboxSignal(),
+            publicURL: configuration.publicURL, lifetimes: ActionLifetimes(configuration.emailActions.lifetimes), enumerationProtection: true, recentLogin: 300, limiter: limiter)
     }
 }

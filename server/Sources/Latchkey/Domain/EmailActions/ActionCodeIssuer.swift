@@ -8,18 +8,18 @@ import Logging
 /// whether the address has an account: for none (or a disabled one) nothing is stored or sent, and the caller is told
 /// the same as when a letter went out.
 package struct ActionCodeIssuer: Sendable {
-    /// What the app asked for, already validated by the HTTP layer.
-    package struct Request: Sendable {
-        package var action: EmailAction
-        package var subject: Subject
+    /// What the app asked for, its fields checked (`send(_:_:settings:language:apiKey:by:logger:)`).
+    struct Request: Sendable {
+        var action: EmailAction
+        var subject: Subject
         /// The address an address change moves to, where its letter goes.
-        package var newEmail: EmailAddress?
-        package var settings: ActionCodeSettings
-        package var language: LanguageTag
-        package var apiKey: String
-        package var caller: Caller
+        var newEmail: EmailAddress?
+        var settings: ActionCodeSettings
+        var language: LanguageTag
+        var apiKey: String
+        var caller: Caller
 
-        package init(
+        init(
             _ action: EmailAction, for subject: Subject, newEmail: EmailAddress? = nil, settings: ActionCodeSettings, language: LanguageTag,
             apiKey: String, caller: Caller
         ) {
@@ -37,9 +37,9 @@ package struct ActionCodeIssuer: Sendable {
     }
 
     /// Whose account the code is for.
-    package enum Subject: Sendable {
-        /// The signed-in user (a verification, an address change), checked again inside the write; `address` is the
-        /// account's address as the token's check found it.
+    enum Subject: Sendable {
+        /// The signed-in user (a verification, an address change), whether the token still counts decided inside the
+        /// write; `address` is the account's address as read before it, which the per-address window counts.
         case signedIn(IDTokenClaims, address: EmailAddress)
         /// The account with this address: anyone's request for a password reset, an admin's for any action.
         case owner(of: EmailAddress)
@@ -65,6 +65,8 @@ package struct ActionCodeIssuer: Sendable {
         package var email: EmailAddress
     }
 
+    let store: any Store
+    let authentication: Authentication
     let secret: ServerSecret
     let clock: any WallClock
     let outbox: OutboxSignal
@@ -81,10 +83,12 @@ package struct ActionCodeIssuer: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL, lifetimes: ActionLifetimes,
-        enumerationProtection: Bool, undoAPIKey: String = "", isDevelopment: Bool = false, recentLogin: TimeInterval, limiter: RateLimiter,
-        metrics: ServiceMetrics = ServiceMetrics()
+        store: any Store, authentication: Authentication, secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
+        lifetimes: ActionLifetimes, enumerationProtection: Bool, undoAPIKey: String = "", isDevelopment: Bool = false, recentLogin: TimeInterval,
+        limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
     ) {
+        self.store = store
+        self.authentication = authentication
         self.undoAPIKey = undoAPIKey
         self.isDevelopment = isDevelopment
         self.secret = secret
@@ -103,7 +107,7 @@ package struct ActionCodeIssuer: Sendable {
     ///
     /// Counts against the per-address limit of the recipient and the per-IP limit (an admin's against none), refused
     /// requests too; a full per-address window with enumeration protection answers nil, as for sign-in links.
-    package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> Issued? {
+    func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> Issued? {
         guard request.action.isForAccount else { throw SignInError.invalidRequestType }
         let code = ServerSecret.makeToken()
         let now = clock.now
@@ -163,7 +167,7 @@ package struct ActionCodeIssuer: Sendable {
             let account = try await transaction.account(email: email)
             if let account, !account.isDisabled { return .accepted(account) }
             if request.caller.isAdmin { return .refused(account == nil ? (request.action == .resetPassword ? .emailNotFound : .userNotFound) : .userDisabled) }
-            // Only a password reset comes here without an admin token (the HTTP layer sees to that).
+            // Only a password reset comes here without an admin token (`send` sees to that).
             if enumerationProtection { return nil }
             return .refused(account == nil ? .emailNotFound : .userDisabled)
         }

@@ -4,38 +4,15 @@ import LatchkeyWire
 /// The email actions other than sign-in: `accounts:sendOobCode` for a password reset, a verification or an address
 /// change, and `accounts:resetPassword`. Their codes are applied by `accounts:update` with `oobCode`.
 extension IdentityToolkitController {
-    /// A password reset is asked for by address with the API key alone; a verification or an address change by the
-    /// signed-in user's ID token, or by an admin for any address.
+    /// The action, its settings and who it is for are the domain's (`ActionCodeIssuer.send`).
     func sendActionCode(_ body: SendOobCodeRequest, _ request: Request, context: AppRequestContext) async throws -> GetOobConfirmationCodeResponse {
         // Sign-in requests never come here; the undo of a change is never asked for (nil).
         guard let action = EmailAction(body.requestType) else { throw SignInError.invalidRequestType }
-        let settings = try actionSettings(body)
-        let newEmail: EmailAddress?
-        if action == .verifyAndChangeEmail {
-            guard let raw = body.newEmail, !raw.isEmpty else { throw SignInError.missingNewEmail }
-            newEmail = try EmailAddress(requestField: raw)
-        } else {
-            newEmail = nil
-        }
-        let subject: ActionCodeIssuer.Subject
-        if action != .resetPassword, let idToken = body.idToken, !idToken.isEmpty {
-            let (account, claims) = try await lookup.authenticate(idToken: idToken)
-            guard let address = account.email else { throw SignInError.missingEmail }
-            subject = .signedIn(claims, address: address)
-        } else if action == .resetPassword || context.admin != nil {
-            subject = .owner(of: try EmailAddress(requestField: body.email))
-        } else {
-            throw action == .verifyEmail ? SignInError.invalidIDToken : .missingIDToken
-        }
-        let returnsLink = body.returnOobLink == true
-        let issued = try await actionIssuer.issue(
-            .init(
-                action, for: subject, newEmail: newEmail, settings: settings, language: context.language(of: request), apiKey: context.apiKey ?? "",
-                caller: context.caller(of: request)),
-            sendsEmail: !returnsLink, logger: context.logger)
-        let email = issued?.email.value ?? subject.address.value
-        guard returnsLink, let issued else { return GetOobConfirmationCodeResponse(email: email) }
-        return GetOobConfirmationCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link.url)
+        let sent = try await actionIssuer.send(
+            action, body, settings: try actionSettings(body), language: context.language(of: request), apiKey: context.apiKey ?? "",
+            by: context.caller(of: request), logger: context.logger)
+        guard body.returnOobLink == true, let issued = sent.issued else { return GetOobConfirmationCodeResponse(email: sent.email.value) }
+        return GetOobConfirmationCodeResponse(email: sent.email.value, oobCode: issued.code, oobLink: issued.link.url)
     }
 
     /// The continue URL and apps are optional for these actions: without any, the landing page shows no way back.

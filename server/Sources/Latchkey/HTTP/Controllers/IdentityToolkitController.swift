@@ -8,7 +8,6 @@ struct IdentityToolkitController {
     let completer: LinkCompleter
     let actionIssuer: ActionCodeIssuer
     let actionCodes: ActionCodes
-    let lookup: AccountLookup
     let authorizedDomains: Set<String>
     let apps: AppsConfiguration
 

@@ -35,7 +35,7 @@ import Testing
                         store: store, secret: secret,
                         completer: LinkCompleter(
                         store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, finisher: finisher, recentLogin: 300, limiter: limiter,
-                        undos: .forTests(configuration, secret: secret, clock: clock, limiter: limiter)),
+                        undos: .forTests(configuration, store: store, tokens: tokens, secret: secret, clock: clock, limiter: limiter)),
                         passwords: PasswordAccounts(
                             store: store, authentication: Authentication(tokens: tokens), hasher: PasswordHasher(cost: 4, secret: secret, limits: .patient), clock: clock, finisher: finisher, enumerationProtection: false,
                             limiter: limiter, notices: SecurityNotices(secret: secret, outbox: OutboxSignal()), recentLogin: 300),
