@@ -43,14 +43,14 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails,
             enumerationProtection: configuration.security.emailEnumerationProtection))
     let administration = AccountAdministration(
-        store: store, hasher: services.hasher, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics)
+        store: store, authentication: services.authentication, actionCodes: services.actionCodes, hasher: services.hasher, clock: clock,
+        finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics)
     let accounts = AccountsController(
         passwords: services.passwords, administration: administration, lookup: lookup, authorization: services.authorization,
         authorizedDomains: configuration.authorizedDomains)
     let accountUpdates = AccountUpdatesController(
         administration: administration,
-        undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin),
-        lookup: lookup, actionCodes: services.actionCodes)
+        undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin))
     let accountImport = AccountImportController(importer: AccountImporter(store: store, hasher: services.hasher, clock: clock), clock: clock)
     let secondFactors = SecondFactorController(
         enrollments: SecondFactorEnrollments(

@@ -1,9 +1,12 @@
 import Foundation
+import LatchkeyWire
 import Logging
 
 /// `accounts:update` and `accounts:delete`, for the signed-in user or an admin.
 package struct AccountAdministration: Sendable {
     let store: any Store
+    let authentication: Authentication
+    let actionCodes: ActionCodes
     let hasher: PasswordHasher
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -12,10 +15,12 @@ package struct AccountAdministration: Sendable {
     let metrics: ServiceMetrics
 
     package init(
-        store: any Store, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval,
-        metrics: ServiceMetrics = ServiceMetrics()
+        store: any Store, authentication: Authentication, actionCodes: ActionCodes, hasher: PasswordHasher, clock: any WallClock,
+        finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.store = store
+        self.authentication = authentication
+        self.actionCodes = actionCodes
         self.hasher = hasher
         self.clock = clock
         self.finisher = finisher
@@ -24,11 +29,25 @@ package struct AccountAdministration: Sendable {
         self.metrics = metrics
     }
 
+    /// `accounts:update`. With `oobCode`, Firebase's applyActionCode: the code alone says what changes, and for whom.
+    /// Otherwise the changes `request` asks for, of the account its ID token signs in or, for an admin without one, of
+    /// `localId`'s; `language` is the request's, for the notice of removed factors.
+    package func update(_ request: SetAccountInfoRequest, language: LanguageTag, by caller: Caller, logger: Logger) async throws -> (
+        UserRecord, Session?
+    ) {
+        if let code = request.oobCode, !code.isEmpty {
+            return (try await actionCodes.apply(try OOBCode.requestField(code), by: caller, logger: logger).user, nil)
+        }
+        let actor = try await AccountActor.of(idToken: request.idToken, localId: request.localId, by: caller, authentication: authentication)
+        let changes = try AccountChanges(request, language: language, by: actor)
+        return try await update(with: changes, by: actor, requester: caller.requester, logger: logger)
+    }
+
     /// Applies `changes`; a password change ends every other session, spends the reset codes mailed before it, and
     /// returns a fresh session to a user changing their own password (an admin gets none: it would be the user's).
-    package func update(
-        _ account: Account, with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger
-    ) async throws -> (UserRecord, Session?) {
+    private func update(with changes: AccountChanges, by actor: AccountActor, requester: RequesterSummary, logger: Logger) async throws -> (
+        UserRecord, Session?
+    ) {
         var passwordHash: String?
         if let password = changes.password { passwordHash = try await hasher.hash(password) }
         let now = clock.now
@@ -36,18 +55,12 @@ package struct AccountAdministration: Sendable {
         let outcome: Verdict<(UserRecord, SignInFinisher.Finished?)>
         do {
             outcome = try await store.write { transaction in
-                let stored: Account
-                if case .user(let claims) = actor {
-                    // Checked again inside the write, so a revocation that raced this request still counts.
-                    let account = try await Authentication.account(of: claims, in: transaction, locking: true)
-                    if changes.isSensitive, !claims.mayChangeSignIn(of: try await transaction.userRecord(account), at: now, within: recentLogin) {
-                        return .refused(.credentialTooOld)
-                    }
-                    stored = account
-                } else {
-                    // Held until the write ends: an admin's change must not write back what a concurrent one changed.
-                    guard let account = try await transaction.lockedAccount(id: account.id) else { return .refused(.userNotFound) }
-                    stored = account
+                // Inside the write, so a revocation that raced this request still counts.
+                let stored = try await actor.account(in: transaction)
+                if case .user(let claims) = actor, changes.isSensitive,
+                    !claims.mayChangeSignIn(of: try await transaction.userRecord(stored), at: now, within: recentLogin)
+                {
+                    return .refused(.credentialTooOld)
                 }
                 let current = try await apply(changes, newHash: newHash, to: stored, by: actor, requester: requester, at: now, in: transaction)
                 if newHash != nil, case .user(let claims) = actor {
@@ -143,20 +156,21 @@ package struct AccountAdministration: Sendable {
         return current
     }
 
-    /// Deletes the account and its sessions. Pending sign-in links for its address stay harmless: completing one
-    /// creates a fresh account.
-    package func delete(_ account: Account, by actor: AccountActor, requester: RequesterSummary = RequesterSummary(), logger: Logger) async throws {
-        if case .user(let claims) = actor { try requireRecentLogin(claims) }
-        let now = clock.now
-        try await store.write { transaction in
+    /// `accounts:delete`: deletes the account its ID token signs in (after a recent sign-in) or, for an admin without one,
+    /// `localId`'s, with its sessions. Pending sign-in links for its address stay harmless: completing one creates a
+    /// fresh account.
+    package func delete(_ request: DeleteAccountRequest, by caller: Caller, logger: Logger) async throws {
+        let actor = try await AccountActor.of(idToken: request.idToken, localId: request.localId, by: caller, authentication: authentication)
+        let (now, recentLogin, requester) = (clock.now, recentLogin, caller.requester)
+        let verdict = try await store.write { transaction -> Verdict<Account> in
+            let account = try await actor.account(in: transaction)
+            if case .user(let claims) = actor, !claims.isRecentLogin(at: now, within: recentLogin) { return .refused(.credentialTooOld) }
             try await transaction.deleteAccount(id: account.id, at: now)
             try await transaction.record(
                 AuditEvent(.accountDeleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: actor.auditName))
+            return .accepted(account)
         }
-        logger.debug("Account deleted", metadata: ["account": "\(account.id)"])
-    }
-
-    private func requireRecentLogin(_ claims: IDTokenClaims) throws(SignInError) {
-        guard claims.isRecentLogin(at: clock.now, within: recentLogin) else { throw .credentialTooOld }
+        let deleted = try verdict.get()
+        logger.debug("Account deleted", metadata: ["account": "\(deleted.id)"])
     }
 }

@@ -1,46 +1,56 @@
 import Foundation
+import LatchkeyWire
 
 /// What `accounts:update` may change. Fields left `nil` stay as they are.
-package struct AccountChanges: Sendable {
+struct AccountChanges: Sendable {
     /// A new password, already checked against the length rules.
-    package var password: String?
+    var password: String?
     /// `deleteProvider`: the providers whose identities go; for `password` the password goes and email-link sign-in stays.
-    package var deletedProviders: Set<String> = []
+    var deletedProviders: Set<String> = []
     /// Revokes every session issued before this instant.
-    package var validSince: Date?
+    var validSince: Date?
     /// A new address; it starts unverified.
-    package var email: EmailAddress?
-    package var displayName: String?
-    package var photoURL: String?
-    package var deletesDisplayName = false
-    package var deletesPhotoURL = false
+    var email: EmailAddress?
+    var displayName: String?
+    var photoURL: String?
+    var deletesDisplayName = false
+    var deletesPhotoURL = false
     /// Admin only.
-    package var isDisabled: Bool?
+    var isDisabled: Bool?
     /// Admin only.
-    package var isEmailVerified: Bool?
+    var isEmailVerified: Bool?
     /// Admin only: new custom claims (`.some(nil)` removes them).
-    package var customClaims: CustomClaims??
+    var customClaims: CustomClaims??
     /// Admin only: removes every second factor (a lost phone), telling the owner by email.
-    package var removesSecondFactors = false
+    var removesSecondFactors = false
     /// The language of the request, for the notice of removed factors.
-    package var language = LanguageTag.english
+    var language = LanguageTag.english
 
-    package init() {}
+    /// The changes `request` asks for, each field checked; the admin-only fields are read only for `actor` an admin.
+    init(_ request: SetAccountInfoRequest, language: LanguageTag, by actor: AccountActor) throws {
+        self.language = language
+        if let password = request.password { self.password = try PasswordHasher.validate(password) }
+        deletedProviders = Set(request.deleteProvider ?? [])
+        if request.email != nil { email = try EmailAddress(requestField: request.email) }
+        displayName = try ProfileText.checked(request.displayName)
+        photoURL = try ProfileText.checked(request.photoUrl)
+        let deleted = Set(request.deleteAttribute ?? [])
+        deletesDisplayName = deleted.contains("DISPLAY_NAME")
+        deletesPhotoURL = deleted.contains("PHOTO_URL")
+        validSince = request.validSince.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        guard case .admin = actor else { return }
+        isDisabled = request.disableUser
+        isEmailVerified = request.emailVerified
+        if let json = request.customAttributes { customClaims = .some(try CustomClaims.parse(json)) }
+        if let mfa = request.mfa {
+            // TOTP factors are enrolled by their owners only; an admin can remove them (a lost phone).
+            guard mfa.enrollments?.isEmpty ?? true else {
+                throw SignInError.unsupportedSecondFactor("Second factors are enrolled by their owners; an admin can only remove them all.")
+            }
+            removesSecondFactors = true
+        }
+    }
 
     /// Changes that a signed-in user may only make shortly after proving who they are.
     var isSensitive: Bool { password != nil || email != nil }
-}
-
-/// Who asks for a change: the account's own user (through an ID token) or an admin token.
-package enum AccountActor: Sendable {
-    case user(IDTokenClaims)
-    case admin
-
-    /// Who acted, as the audit log says it.
-    var auditName: String {
-        switch self {
-        case .user: "the user"
-        case .admin: "an admin"
-        }
-    }
 }

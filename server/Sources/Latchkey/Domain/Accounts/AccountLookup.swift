@@ -25,13 +25,6 @@ package struct AccountLookup: Sendable {
         }
     }
 
-    /// The account and the verified claims of an ID token, with the same checks as `user(idToken:)`.
-    package func authenticate(idToken: String) async throws -> (account: Account, claims: IDTokenClaims) {
-        let claims = try await tokens.verifyIDToken(idToken)
-        let account = try await store.read { try await Authentication.account(of: claims, in: $0) }
-        return (account, claims)
-    }
-
     /// The longest page of the admin listing, and the page a request that names none gets (Firebase's).
     static let pageSizes = (largest: 1000, standard: 20)
 
