@@ -118,12 +118,12 @@ import Testing
                     VALUES (11, 'bob@example.com', x'04', 12, 'failed', 5, 22, 'mime');
                     DELETE FROM outbox WHERE id = 11;
                     """)
-            let before = try await workspace.openDatabase().read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id") }
+            let before = try await workspace.openDatabase().read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(\.description) }
             let store = try SQLiteStore(path: workspace.databasePath)
             #expect(store.applied == Self.migrations(from: "v20: changes a second-factor challenge applies"))
             #expect(store.applied.contains("v21: outbox formats left to the domain"))
             let database = try workspace.openDatabase()
-            let after = try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id") }
+            let after = try await database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(\.description) }
             #expect(before.count == 2 && after == before)
             try await database.write { db in
                 try db.execute(

@@ -2,28 +2,29 @@ import Hummingbird
 import LatchkeyWire
 
 // The wire answers are written by the request context's encoder, as every JSON answer is: sorted keys, plain slashes,
-// and absent optionals left out rather than written as null.
-extension GetOobConfirmationCodeResponse: ResponseEncodable {}
-extension EmailLinkSigninResponse: ResponseEncodable {}
-extension ResetPasswordResponse: ResponseEncodable {}
-extension SignupNewUserResponse: ResponseEncodable {}
-extension VerifyPasswordResponse: ResponseEncodable {}
-extension DownloadAccountResponse: ResponseEncodable {}
-extension CancelRecoverEmailResponse: ResponseEncodable {}
-extension UploadAccountResponse: ResponseEncodable {}
-extension SignInWithIdpResponse: ResponseEncodable {}
-extension CreateAuthUriResponse: ResponseEncodable {}
-extension GetAccountInfoResponse: ResponseEncodable {}
-extension SetAccountInfoResponse: ResponseEncodable {}
-extension DeleteAccountResponse: ResponseEncodable {}
-extension GrantTokenResponse: ResponseEncodable {}
-extension OpenIDConfiguration: ResponseEncodable {}
-extension OAuthIdpConfig: ResponseEncodable {}
-extension DefaultSupportedIdpConfig: ResponseEncodable {}
-extension ListOAuthIdpConfigsResponse: ResponseEncodable {}
-extension ListDefaultSupportedIdpConfigsResponse: ResponseEncodable {}
-extension EmptyResponse: ResponseEncodable {}
-extension GetProjectConfigResponse: ResponseEncodable {}
-extension StartMfaEnrollmentResponse: ResponseEncodable {}
-extension FinalizeMfaResponse: ResponseEncodable {}
-extension ProjectConfigResource: ResponseEncodable {}
+// and absent optionals left out rather than written as null. The conformances are retroactive (both sides imported):
+// the wire types belong to the client package, which knows nothing of Hummingbird, so it can never declare them.
+extension GetOobConfirmationCodeResponse: @retroactive ResponseEncodable {}
+extension EmailLinkSigninResponse: @retroactive ResponseEncodable {}
+extension ResetPasswordResponse: @retroactive ResponseEncodable {}
+extension SignupNewUserResponse: @retroactive ResponseEncodable {}
+extension VerifyPasswordResponse: @retroactive ResponseEncodable {}
+extension DownloadAccountResponse: @retroactive ResponseEncodable {}
+extension CancelRecoverEmailResponse: @retroactive ResponseEncodable {}
+extension UploadAccountResponse: @retroactive ResponseEncodable {}
+extension SignInWithIdpResponse: @retroactive ResponseEncodable {}
+extension CreateAuthUriResponse: @retroactive ResponseEncodable {}
+extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
+extension SetAccountInfoResponse: @retroactive ResponseEncodable {}
+extension DeleteAccountResponse: @retroactive ResponseEncodable {}
+extension GrantTokenResponse: @retroactive ResponseEncodable {}
+extension OpenIDConfiguration: @retroactive ResponseEncodable {}
+extension OAuthIdpConfig: @retroactive ResponseEncodable {}
+extension DefaultSupportedIdpConfig: @retroactive ResponseEncodable {}
+extension ListOAuthIdpConfigsResponse: @retroactive ResponseEncodable {}
+extension ListDefaultSupportedIdpConfigsResponse: @retroactive ResponseEncodable {}
+extension EmptyResponse: @retroactive ResponseEncodable {}
+extension GetProjectConfigResponse: @retroactive ResponseEncodable {}
+extension StartMfaEnrollmentResponse: @retroactive ResponseEncodable {}
+extension FinalizeMfaResponse: @retroactive ResponseEncodable {}
+extension ProjectConfigResource: @retroactive ResponseEncodable {}
