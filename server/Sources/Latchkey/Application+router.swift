@@ -46,8 +46,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         store: store, authentication: services.authentication, actionCodes: services.actionCodes, hasher: services.hasher, clock: clock,
         finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics)
     let accounts = AccountsController(
-        passwords: services.passwords, administration: administration, lookup: lookup, authorization: services.authorization,
-        authorizedDomains: configuration.authorizedDomains)
+        passwords: services.passwords, administration: administration, lookup: lookup,
+        authURIs: AuthURIs(authorization: services.authorization, lookup: lookup, authorizedDomains: configuration.authorizedDomains))
     let accountUpdates = AccountUpdatesController(
         administration: administration,
         undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin))

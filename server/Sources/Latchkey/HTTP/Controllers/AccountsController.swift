@@ -9,8 +9,7 @@ struct AccountsController {
     /// Creates the accounts an admin signs up: nobody signs in to them.
     let administration: AccountAdministration
     let lookup: AccountLookup
-    let authorization: ProviderAuthorization
-    let authorizedDomains: Set<String>
+    let authURIs: AuthURIs
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -61,33 +60,15 @@ struct AccountsController {
     /// With `providerId`, starts a sign-in with that provider; with `identifier` (also), tells how the address signs in.
     @Sendable func createAuthUri(_ request: Request, context: AppRequestContext) async throws -> CreateAuthUriResponse {
         let body = try await RequestBody.decode(CreateAuthUriRequest.self, from: request, context: context)
-        let providerID = body.providerId.flatMap { $0.isEmpty ? nil : $0.lowercased() }
-        let identifier = body.identifier.flatMap { $0.isEmpty ? nil : $0 }
-        guard providerID != nil || identifier != nil else { throw SignInError.missingIdentifier }
-        let email = try identifier.map { raw throws(SignInError) in
-            guard let email = EmailAddress(raw) else { throw .invalidIdentifier }
-            return email
+        // Kept with the session and the pending token: a note for the app, not a store.
+        guard (body.context?.utf8.count ?? 0) <= 4096 else {
+            throw APIError(status: .badRequest, message: "INVALID_ARGUMENT : context is longer than 4096 bytes", rpcStatus: "INVALID_ARGUMENT")
         }
-        var response = CreateAuthUriResponse(sessionId: "")
-        if let providerID {
-            var start = ProviderAuthorization.Start(
-                providerID: providerID, redirectURI: try ProviderAuthorization.redirectURI(body.continueUri, authorizedDomains: authorizedDomains),
-                sessionID: body.sessionId)
-            start.scopes = ProviderAuthorization.scopes(body.oauthScope)
-            start.customParameters = body.customParameter ?? [:]
-            // Kept with the session and the pending token: a note for the app, not a store.
-            guard (body.context?.utf8.count ?? 0) <= 4096 else {
-                throw APIError(status: .badRequest, message: "INVALID_ARGUMENT : context is longer than 4096 bytes", rpcStatus: "INVALID_ARGUMENT")
-            }
-            start.context = body.context
-            let started = try await authorization.start(start).get()
-            (response.authUri, response.sessionId) = (started.authURI, started.sessionID)
-            response.providerId = providerID
-        } else {
-            response.sessionId = ServerSecret.makeToken(bytes: 16)
-        }
+        let created = try await authURIs.create(body)
+        var response = CreateAuthUriResponse(sessionId: created.sessionID)
+        (response.authUri, response.providerId) = (created.authURI, created.providerID)
         // With enumeration protection only `kind` and `sessionId` (and the provider's URL).
-        guard let email, let options = try await lookup.signInOptions(for: email) else { return response }
+        guard let options = created.options else { return response }
         response.registered = options.isRegistered
         response.allProviders = options.providerIDs
         response.signinMethods = options.signInMethods
