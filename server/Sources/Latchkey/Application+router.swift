@@ -51,7 +51,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
     let accountUpdates = AccountUpdatesController(
         administration: administration,
         undoCancellation: UndoCancellation(store: store, authentication: services.authentication, clock: clock, recentLogin: recentLogin))
-    let accountImport = AccountImportController(importer: AccountImporter(store: store, hasher: services.hasher, clock: clock), clock: clock)
+    let accountImport = AccountImportController(
+        batchCreate: FirebaseBatchCreate(importer: AccountImporter(store: store, hasher: services.hasher, clock: clock), clock: clock))
     let secondFactors = SecondFactorController(
         enrollments: SecondFactorEnrollments(
             store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, notices: notices,

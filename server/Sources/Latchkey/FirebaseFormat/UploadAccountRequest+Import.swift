@@ -9,20 +9,20 @@ extension UploadAccountRequest {
 
     /// The hash configuration, checked; nil when the request names no algorithm, which only a request whose users have
     /// no password hash may do.
-    func hashConfig() throws(APIError) -> PasswordHashConfig? {
+    func hashConfig() throws(ImportBatchRefusal) -> PasswordHashConfig? {
         guard let name = hashAlgorithm, !name.isEmpty else {
-            guard !(users ?? []).contains(where: { !($0.passwordHash ?? "").isEmpty }) else { throw APIError.invalidArgument("MISSING_HASH_ALGORITHM") }
+            guard !(users ?? []).contains(where: { !($0.passwordHash ?? "").isEmpty }) else { throw ImportBatchRefusal("MISSING_HASH_ALGORITHM") }
             return nil
         }
         guard let algorithm = PasswordHashAlgorithm(rawValue: name.uppercased()) else {
             let reason = name == "ARGON2" ? "this server's OpenSSL has no Argon2" : "not one of \(PasswordHashAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))"
-            throw APIError.invalidArgument("INVALID_HASH_ALGORITHM : \(name): \(reason)")
+            throw ImportBatchRefusal("INVALID_HASH_ALGORITHM : \(name): \(reason)")
         }
-        guard let signerKey = Self.bytes(signerKey) else { throw APIError.invalidArgument("INVALID_SIGNER_KEY : signerKey is not base64") }
-        guard let saltSeparator = Self.bytes(saltSeparator) else { throw APIError.invalidArgument("INVALID_SALT_SEPARATOR : saltSeparator is not base64") }
+        guard let signerKey = Self.bytes(signerKey) else { throw ImportBatchRefusal("INVALID_SIGNER_KEY : signerKey is not base64") }
+        guard let saltSeparator = Self.bytes(saltSeparator) else { throw ImportBatchRefusal("INVALID_SALT_SEPARATOR : saltSeparator is not base64") }
         var order: PasswordHashOrder?
         if let name = passwordHashOrder, !name.isEmpty, name != "UNSPECIFIED_ORDER" {
-            guard let named = PasswordHashOrder(rawValue: name) else { throw APIError.invalidArgument("INVALID_PASSWORD_HASH_ORDER : \(name)") }
+            guard let named = PasswordHashOrder(rawValue: name) else { throw ImportBatchRefusal("INVALID_PASSWORD_HASH_ORDER : \(name)") }
             order = named
         }
         let parameters = PasswordHashParameters(
@@ -32,7 +32,7 @@ extension UploadAccountRequest {
         do {
             return try PasswordHashConfig(algorithm: algorithm, parameters: parameters)
         } catch {
-            throw APIError.invalidArgument("INVALID_HASH_PARAMETERS : \(algorithm.rawValue) \(error)")
+            throw ImportBatchRefusal("INVALID_HASH_PARAMETERS : \(algorithm.rawValue) \(error)")
         }
     }
 

@@ -27,6 +27,7 @@ struct ErrorMiddleware: RouterMiddleware {
         // A clash that escaped the domain's own retry (a racing request, an address awaiting its undo).
         case let error as AccountConflict: return error.refusal
         case let error as ProviderConfigError: return error
+        case let error as ImportBatchRefusal: return error
         case let error as RateLimited:
             metrics.countRejection(by: error.rule)
             return error
