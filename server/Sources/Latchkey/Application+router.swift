@@ -76,7 +76,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             store: store, secret: secret, clock: clock, duration: TimeInterval(configuration.emailLink.coolOffSeconds), limiter: limiter),
         pages: pages, appName: configuration.appName, coolOffHours: (configuration.emailLink.coolOffSeconds + 3_599) / 3_600)
     let providerHandler = ProviderHandlerController(
-        authorization: services.authorization, store: store, secret: secret, clock: clock, apiKeys: configuration.apiKeys, quota: services.quota,
+        authorization: services.authorization, secret: secret, apiKeys: configuration.apiKeys, quota: services.quota,
         apps: configuration.apps, authorizedDomains: configuration.authorizedDomains, pages: pages, appName: configuration.appName,
         publicURL: configuration.publicURL)
     let appLinks = AppLinksController(apps: configuration.apps)

@@ -69,6 +69,14 @@ package struct ProviderAuthorization: Sendable {
         package var state: String
     }
 
+    /// The sign-in `state` names while it can still be handed over (the hosted handler page); nothing is used up, since
+    /// `signInWithIdp` finishes it.
+    package func session(state: String) async throws -> ProviderSession? {
+        let hash = secret.hash(state, for: .providerState)
+        guard let session = try await store.read({ try await $0.providerSession(stateHash: hash) }), session.expiresAt > clock.now else { return nil }
+        return session
+    }
+
     /// Keeps the session and returns the provider's authorization URL; a provider unknown, disabled or unreachable is a
     /// refusal returned, not thrown, so that the hosted handler page can hand it back to the app.
     package func start(_ request: Start) async throws -> Verdict<Started> {

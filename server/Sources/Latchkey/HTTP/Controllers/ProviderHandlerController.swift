@@ -20,9 +20,7 @@ import Hummingbird
 /// an attacker's hand-off, sent to a victim's page, finds no matching value there.
 struct ProviderHandlerController {
     let authorization: ProviderAuthorization
-    let store: any Store
     let secret: ServerSecret
-    let clock: any WallClock
     let apiKeys: Set<String>
     let quota: APIKeyQuota
     let apps: AppsConfiguration
@@ -126,10 +124,8 @@ struct ProviderHandlerController {
     private func handOver(state: String, answer: [(String, String)], inFragment: Bool, _ request: Request, _ language: LanguageTag) async throws
         -> Response
     {
-        let hash = secret.hash(state, for: .providerState)
         let expected = binding(state: state, path: request.uri.path, maxAge: 0)
-        guard request.cookies[expected.name]?.value == expected.value,
-            let session = try await store.read({ try await $0.providerSession(stateHash: hash) }), session.expiresAt > clock.now,
+        guard request.cookies[expected.name]?.value == expected.value, let session = try await authorization.session(state: state),
             let handoff = ProviderHandoff(json: session.handoff), session.redirectURI == ownURL(request)
         else { return page(.expired, status: .gone, language: language) }
         let link = session.redirectURI + (inFragment ? "#" : "?") + QueryString.encode(answer)
