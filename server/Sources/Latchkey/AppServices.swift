@@ -53,17 +53,17 @@ struct AppServices {
             secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
             codeLifetime: TimeInterval(configuration.emailLink.codeLifetimeSeconds), showsTypedCode: configuration.emailLink.typedCode,
             isDevelopment: isDevelopment,
-            enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics)
+            enumerationProtection: enumerationProtection, limiter: limiter, metrics: metrics.counters)
         actionIssuer = ActionCodeIssuer(
             store: store, authentication: authentication, secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,
             lifetimes: ActionLifetimes(configuration.emailActions.lifetimes),
             enumerationProtection: enumerationProtection, undoAPIKey: configuration.apiKeys.sorted().first ?? "", isDevelopment: isDevelopment,
-            recentLogin: recentLogin, limiter: limiter, metrics: metrics)
+            recentLogin: recentLogin, limiter: limiter, metrics: metrics.counters)
         actionCodes = ActionCodes(
-            store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics)
+            store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics.counters)
         passwords = PasswordAccounts(
             store: store, authentication: authentication, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection,
-            limiter: limiter, notices: notices, recentLogin: recentLogin, metrics: metrics)
+            limiter: limiter, notices: notices, recentLogin: recentLogin, metrics: metrics.counters)
         providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
         discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)

@@ -54,7 +54,7 @@ package func buildApplication(
         app.addServices(
             OutboxDeliveryService(
                 store: opened.store, secret: secret, renderer: renderer, transport: mail.transport, clock: clock, signal: outbox,
-                policy: configuration.mail.delivery, logger: logger, metrics: metrics))
+                policy: configuration.mail.delivery, logger: logger, metrics: metrics.counters))
     }
     logger.info(
         "Latchkey starting",

@@ -30,7 +30,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         issuer: services.issuer,
         completer: LinkCompleter(
             store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, recentLogin: recentLogin,
-            limiter: limiter, undos: services.actionIssuer, acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics),
+            limiter: limiter, undos: services.actionIssuer, acceptsTypedCode: configuration.emailLink.typedCode, metrics: metrics.counters),
         actionIssuer: services.actionIssuer, actionCodes: services.actionCodes, authorizedDomains: configuration.authorizedDomains,
         apps: configuration.apps)
     let providerSignIn = ProviderSignInController(
@@ -44,7 +44,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             enumerationProtection: configuration.security.emailEnumerationProtection))
     let administration = AccountAdministration(
         store: store, authentication: services.authentication, actionCodes: services.actionCodes, hasher: services.hasher, clock: clock,
-        finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics)
+        finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics.counters)
     let accounts = AccountsController(
         passwords: services.passwords, administration: administration, lookup: lookup,
         authURIs: AuthURIs(authorization: services.authorization, lookup: lookup, authorizedDomains: configuration.authorizedDomains))
@@ -145,7 +145,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         HeadRequestMiddleware()
         cors
         // Inside CORS, cache policy and HEAD, so that errors get their headers like any answer.
-        ErrorMiddleware(metrics: metrics)
+        ErrorMiddleware(metrics: metrics.counters)
         MethodNotAllowedMiddleware(routes: catalogue.routes)
         // Who the caller is decides how large a body may be read.
         adminCredential

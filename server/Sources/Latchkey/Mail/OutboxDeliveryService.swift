@@ -16,11 +16,11 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let policy: DeliveryPolicy
     let pollInterval: Duration
     let logger: Logger
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
-        policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
+        policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.secret = secret

@@ -3,21 +3,12 @@ import Metrics
 import Prometheus
 import Synchronization
 
-/// What `GET /metrics` reports, through swift-metrics onto a Prometheus registry of this service's own.
+/// What `GET /metrics` reports, through swift-metrics onto a Prometheus registry of this service's own: the request
+/// timers and outbox gauges kept here, and the domain's `counters`.
 ///
 /// Nothing is bootstrapped process-wide (swift-metrics allows that once per process), so every application
 /// and every test builds its own and no number leaks from one into another.
 package final class ServiceMetrics: Sendable {
-    /// How a sign-in code ended up.
-    package enum CodeOutcome: String, Sendable {
-        case issued, completed, expired, mismatched, invalid
-    }
-
-    /// What happened to an email in the outbox.
-    package enum EmailOutcome: String, Sendable {
-        case queued, sent, retried, failed
-    }
-
     private struct RouteKey: Hashable {
         let method: String
         let route: String
@@ -26,6 +17,8 @@ package final class ServiceMetrics: Sendable {
 
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// The domain's counters, on this registry.
+    package let counters: SignInMetrics
     private let requestTimers = Mutex<[RouteKey: Metrics.Timer]>([:])
     private let outboxDepth: Metrics.Gauge
     private let outboxOldestAge: Metrics.Gauge
@@ -34,6 +27,7 @@ package final class ServiceMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .milliseconds($0) }
         self.factory = factory
+        counters = SignInMetrics(factory: factory)
         outboxDepth = Metrics.Gauge(label: "latchkey_outbox_depth", factory: factory)
         outboxOldestAge = Metrics.Gauge(label: "latchkey_outbox_oldest_age_seconds", factory: factory)
     }
@@ -50,27 +44,6 @@ package final class ServiceMetrics: Sendable {
             return timer
         }
         timer.recordNanoseconds(duration.nanoseconds)
-    }
-
-    package func count(code outcome: CodeOutcome) {
-        Metrics.Counter(label: "latchkey_sign_in_codes_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment()
-    }
-
-    package func count(email outcome: EmailOutcome, by amount: Int = 1) {
-        Metrics.Counter(label: "latchkey_emails_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment(by: amount)
-    }
-
-    package func countRejection(by rule: RateLimits.Rule) {
-        Metrics.Counter(label: "latchkey_rate_limit_rejections_total", dimensions: [("rule", rule.rawValue)], factory: factory).increment()
-    }
-
-    /// `how`: `email_link`, `password`, `anonymous` or `admin`.
-    package func countSignUp(_ how: String) {
-        Metrics.Counter(label: "latchkey_sign_ups_total", dimensions: [("method", how)], factory: factory).increment()
-    }
-
-    package func countPasswordStrip() {
-        Metrics.Counter(label: "latchkey_passwords_stripped_total", factory: factory).increment()
     }
 
     /// The Prometheus text, with the outbox gauges set from `backlog` first.

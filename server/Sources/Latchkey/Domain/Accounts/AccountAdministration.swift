@@ -12,11 +12,11 @@ package struct AccountAdministration: Sendable {
     let finisher: SignInFinisher
     let notices: SecurityNotices
     let recentLogin: TimeInterval
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, actionCodes: ActionCodes, hasher: PasswordHasher, clock: any WallClock,
-        finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval, metrics: ServiceMetrics = ServiceMetrics()
+        finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval, metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.authentication = authentication

@@ -80,12 +80,12 @@ package struct ActionCodeIssuer: Sendable {
     let isDevelopment: Bool
     let recentLogin: TimeInterval
     let limiter: RateLimiter
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
         lifetimes: ActionLifetimes, enumerationProtection: Bool, undoAPIKey: String = "", isDevelopment: Bool = false, recentLogin: TimeInterval,
-        limiter: RateLimiter, metrics: ServiceMetrics = ServiceMetrics()
+        limiter: RateLimiter, metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.authentication = authentication

@@ -32,11 +32,11 @@ package struct ActionCodes: Sendable {
     /// Issues the undo that an address change mails to the old address.
     let issuer: ActionCodeIssuer
     let limiter: RateLimiter
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, secret: ServerSecret, clock: any WallClock, hasher: PasswordHasher, issuer: ActionCodeIssuer, limiter: RateLimiter,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.secret = secret

@@ -16,7 +16,7 @@ enum DroppedSend: Sendable {
     }
 
     /// Logs why nothing was mailed: at info in development mode, where a developer waits for the email, else at debug.
-    func log(to email: EmailAddress, isDevelopment: Bool, metrics: ServiceMetrics, logger: Logger) {
+    func log(to email: EmailAddress, isDevelopment: Bool, metrics: SignInMetrics, logger: Logger) {
         var metadata: Logger.Metadata = ["email": "\(email.redacted)"]
         let message: Logger.Message
         switch self {

@@ -15,12 +15,12 @@ package struct LinkCompleter: Sendable {
     let undos: ActionCodeIssuer
     /// Whether the short code of the email is taken too (`emailLink.typedCode`).
     let acceptsTypedCode: Bool
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, secret: ServerSecret, clock: any WallClock, finisher: SignInFinisher,
         recentLogin: TimeInterval, limiter: RateLimiter, undos: ActionCodeIssuer, acceptsTypedCode: Bool = false,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: SignInMetrics = SignInMetrics()
     ) {
         self.authentication = authentication
         self.undos = undos

@@ -36,12 +36,12 @@ package struct LinkIssuer: Sendable {
     let isDevelopment: Bool
     let enumerationProtection: Bool
     let limiter: RateLimiter
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         secret: ServerSecret, clock: any WallClock, outbox: OutboxSignal, publicURL: URL,
         codeLifetime: TimeInterval, showsTypedCode: Bool = false, isDevelopment: Bool, enumerationProtection: Bool, limiter: RateLimiter,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: SignInMetrics = SignInMetrics()
     ) {
         self.showsTypedCode = showsTypedCode
         self.secret = secret

@@ -16,12 +16,12 @@ package struct PasswordAccounts: Sendable {
     let limiter: RateLimiter
     let notices: SecurityNotices
     let recentLogin: TimeInterval
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher,
         enumerationProtection: Bool, limiter: RateLimiter, notices: SecurityNotices, recentLogin: TimeInterval,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.authentication = authentication

@@ -10,7 +10,7 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    let metrics: ServiceMetrics
+    let metrics: SignInMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

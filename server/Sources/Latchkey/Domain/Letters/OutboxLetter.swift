@@ -2,22 +2,13 @@ import Foundation
 
 /// A letter the outbox keeps sealed and renders into MIME at delivery (`SignInLetter`, `ActionLetter`,
 /// `SecurityNotice`): a few hundred stored bytes and no template work when queued, and the mail still says exactly
-/// what it would have said then.
+/// what it would have said then. The domain queues it; `Mail/` opens it (`OutboxLetter+Decoding`).
 package protocol OutboxLetter: Codable, Sendable {
     /// What the outbox row says its sealed bytes are.
     static var format: OutboxMessage.Format { get }
 }
 
 extension OutboxLetter {
-    /// Throws `MailError.unreadableLetter` (permanent: retrying cannot help) when `data` is not such a letter.
-    package init(decoding data: Data) throws(MailError) {
-        do {
-            self = try JSONDecoder().decode(Self.self, from: data)
-        } catch {
-            throw .unreadableLetter
-        }
-    }
-
     package func encoded() throws -> [UInt8] {
         Array(try JSONEncoder().encode(self))
     }

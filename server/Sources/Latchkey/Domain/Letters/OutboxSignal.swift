@@ -1,6 +1,6 @@
 /// Wakes the outbox delivery service as soon as a message is queued, instead of waiting for its next poll.
 package struct OutboxSignal: Sendable {
-    let wakeUps: AsyncStream<Void>
+    package let wakeUps: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
     package init() {
