@@ -59,7 +59,7 @@ struct KeysCommand: AsyncParsableCommand {
 
 extension SigningKeySchedule {
     /// Where `key` stands at `now`, as the commands print it; the key that signs new tokens of `algorithm` says so.
-    func describe(_ key: SigningKeyRecord, signing algorithm: TokenConfiguration.Algorithm, at now: Date) -> String {
+    func describe(_ key: SigningKeyRecord, signing algorithm: SigningAlgorithm, at now: Date) -> String {
         state(of: key, at: now).rawValue + (signingKey(algorithm, at: now)?.id == key.id ? ", signs new tokens" : "")
     }
 }

@@ -21,11 +21,6 @@ import Foundation
 ///   the access tokens of classic Facebook Login (tests point it at a local stub). Those need `clientSecret`, the app
 ///   secret.
 package struct IdentityProviderSettings: Sendable, Equatable {
-    package enum ResponseType: String, Sendable {
-        case code
-        case idToken
-    }
-
     /// Whether a provider's `email_verified` proves that the address is the user's.
     package enum EmailTrust: String, Sendable, CaseIterable {
         case claim
@@ -44,7 +39,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     package var issuer: URL
     package var clientID: String
     package var clientSecret: String?
-    package var responseType: ResponseType
+    package var responseType: ProviderResponseType
     package var scopes: [String]
     package var emailTrust: EmailTrust
     package var clientAuthentication: ClientAuthentication
@@ -55,7 +50,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     package var graphURL: URL?
 
     package init(
-        providerID: String, issuer: URL, clientID: String, clientSecret: String? = nil, responseType: ResponseType = .idToken,
+        providerID: String, issuer: URL, clientID: String, clientSecret: String? = nil, responseType: ProviderResponseType = .idToken,
         displayName: String? = nil, isEnabled: Bool = true, scopes: [String] = Self.defaultScopes, emailTrust: EmailTrust = .claim,
         clientAuthentication: ClientAuthentication = .basic, usesPKCE: Bool = true, allowsInsecureIssuer: Bool = false, clockSkewSeconds: Int = 60,
         graphURL: URL? = nil

@@ -14,17 +14,11 @@ import Foundation
 ///   Signing keys now live in the store, sealed with the server secret; the directory is read only when the store
 ///   holds no key yet, to import its files (active at once, keeping their ids).
 package struct TokenConfiguration: Sendable {
-    /// The JWS algorithms ID tokens can be signed with.
-    package enum Algorithm: String, Sendable, CaseIterable {
-        case rs256 = "RS256"
-        case es256 = "ES256"
-    }
-
     /// The longest `tokens.idTokenLifetimeSeconds` allowed: a day.
     package static let longestIDTokenLifetimeSeconds = 86_400
 
     package var issuer: String
-    package var algorithm: Algorithm
+    package var algorithm: SigningAlgorithm
     package var idTokenLifetimeSeconds: Int
     package var rotationDelaySeconds: Int
     package var keyDirectory: String
@@ -34,6 +28,6 @@ package struct TokenConfiguration: Sendable {
         idTokenLifetimeSeconds = read.int("tokens.idTokenLifetimeSeconds", default: 3600, in: 60...Self.longestIDTokenLifetimeSeconds)
         rotationDelaySeconds = read.int("tokens.rotationDelaySeconds", default: 3600, in: 0...2_592_000)
         keyDirectory = read.string("tokens.keyDirectory") ?? "data/keys"
-        algorithm = read.choice("tokens.algorithm", default: Algorithm.rs256)
+        algorithm = read.choice("tokens.algorithm", default: SigningAlgorithm.rs256)
     }
 }

@@ -23,7 +23,7 @@ package struct SigningKey: Sendable {
     /// The private key in PEM form: what is sealed into the store, and what `JWSSigner` reads.
     package let pem: String
 
-    package var algorithm: TokenConfiguration.Algorithm {
+    package var algorithm: SigningAlgorithm {
         switch material {
         case .rsa: .rs256
         case .p256: .es256
@@ -48,7 +48,7 @@ package struct SigningKey: Sendable {
 
     /// A new key of `algorithm`, from the system's CSPRNG. An RSA key takes tens of milliseconds of CPU to find, so
     /// it is made on NIO's thread pool: the cooperative pool has one thread per core and must never stall on it.
-    package static func generate(_ algorithm: TokenConfiguration.Algorithm) async throws -> SigningKey {
+    package static func generate(_ algorithm: SigningAlgorithm) async throws -> SigningKey {
         let pem = try await NIOThreadPool.singleton.runIfActive {
             switch algorithm {
             case .rs256: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation

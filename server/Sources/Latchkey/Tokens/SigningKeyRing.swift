@@ -14,7 +14,7 @@ package actor SigningKeyRing {
     static let unknownKeyReloadInterval: TimeInterval = 1
 
     private let vault: SigningKeyVault
-    private let algorithm: TokenConfiguration.Algorithm
+    private let algorithm: SigningAlgorithm
     private let clock: any WallClock
     private let logger: Logger
     private nonisolated let current = Mutex(KeyRingSnapshot.empty)
@@ -31,7 +31,7 @@ package actor SigningKeyRing {
     private var isFailing = false
 
     /// A ring that signs with keys of `algorithm`; it holds no key until the first `reload()`.
-    package init(vault: SigningKeyVault, algorithm: TokenConfiguration.Algorithm, clock: any WallClock, logger: Logger) {
+    package init(vault: SigningKeyVault, algorithm: SigningAlgorithm, clock: any WallClock, logger: Logger) {
         self.vault = vault
         self.algorithm = algorithm
         self.clock = clock

@@ -33,7 +33,7 @@ package struct SigningKeySchedule: Sendable {
     }
 
     /// The key that signs tokens of `algorithm` at `now`.
-    package func signingKey(_ algorithm: TokenConfiguration.Algorithm, at now: Date) -> SigningKeyRecord? {
+    package func signingKey(_ algorithm: SigningAlgorithm, at now: Date) -> SigningKeyRecord? {
         keys.last { $0.algorithm == algorithm && $0.activatesAt <= now }
     }
 

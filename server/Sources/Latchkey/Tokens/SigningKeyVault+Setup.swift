@@ -17,7 +17,7 @@ extension SigningKeyVault {
     /// Files are read and a key generated before the write, which rechecks under `lockSigningKeys`: instances starting
     /// together on one database add one key, not one each.
     package func prepare(
-        _ algorithm: TokenConfiguration.Algorithm, keyDirectory: String, creatingIfMissing: Bool, now: Date
+        _ algorithm: SigningAlgorithm, keyDirectory: String, creatingIfMissing: Bool, now: Date
     ) async throws -> Preparation {
         let stored = try await records()
         let imports = try stored.isEmpty ? KeyDirectory.keys(in: keyDirectory).map { file in
@@ -48,7 +48,7 @@ extension SigningKeyVault {
         }
     }
 
-    private static func hasActive(_ algorithm: TokenConfiguration.Algorithm, in keys: [SigningKeyRecord], at now: Date) -> Bool {
+    private static func hasActive(_ algorithm: SigningAlgorithm, in keys: [SigningKeyRecord], at now: Date) -> Bool {
         SigningKeySchedule(keys).signingKey(algorithm, at: now) != nil
     }
 }

@@ -20,12 +20,12 @@ package struct ProviderConfig: Sendable, Equatable {
     package var clientID: String
     /// The client secret, sealed under the server secret (`ServerSecret.SealPurpose.providerSecret`).
     package var sealedClientSecret: Data?
-    package var responseType: IdentityProviderSettings.ResponseType
+    package var responseType: ProviderResponseType
     package var createdAt: Date
 
     package init(
         providerID: String, kind: Kind, displayName: String? = nil, isEnabled: Bool, issuer: String? = nil, clientID: String,
-        sealedClientSecret: Data? = nil, responseType: IdentityProviderSettings.ResponseType = .idToken, createdAt: Date
+        sealedClientSecret: Data? = nil, responseType: ProviderResponseType = .idToken, createdAt: Date
     ) {
         self.providerID = providerID
         self.kind = kind

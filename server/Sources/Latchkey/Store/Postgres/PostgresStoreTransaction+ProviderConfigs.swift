@@ -41,7 +41,7 @@ extension PostgresStoreTransaction {
 
     private static func providerConfig(_ row: PostgresRandomAccessRow) throws -> ProviderConfig? {
         guard let kind = ProviderConfig.Kind(rawValue: try row["kind"].decode(String.self)),
-            let responseType = IdentityProviderSettings.ResponseType(rawValue: try row["response_type"].decode(String.self))
+            let responseType = ProviderResponseType(rawValue: try row["response_type"].decode(String.self))
         else { return nil }
         return ProviderConfig(
             providerID: try row["id"].decode(String.self), kind: kind, displayName: try row["display_name"].decode(String?.self),

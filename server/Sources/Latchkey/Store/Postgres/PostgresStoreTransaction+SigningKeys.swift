@@ -5,7 +5,7 @@ extension PostgresStoreTransaction {
     /// A key of an algorithm this build does not know is left out, as unreadable rows are elsewhere.
     func signingKeys() async throws -> [SigningKeyRecord] {
         try await rows("SELECT * FROM signing_keys ORDER BY created_at, id").compactMap { row in
-            guard let algorithm = TokenConfiguration.Algorithm(rawValue: try row["algorithm"].decode(String.self)) else { return nil }
+            guard let algorithm = SigningAlgorithm(rawValue: try row["algorithm"].decode(String.self)) else { return nil }
             return SigningKeyRecord(
                 id: try row["id"].decode(String.self), algorithm: algorithm, sealedPrivateKey: try row["sealed_private_key"].decode(Data.self),
                 createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),

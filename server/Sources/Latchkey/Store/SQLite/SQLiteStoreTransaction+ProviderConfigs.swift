@@ -45,7 +45,7 @@ extension SQLiteStoreTransaction {
     }
 
     private static func providerConfig(_ row: Row) -> ProviderConfig? {
-        guard let kind = ProviderConfig.Kind(rawValue: row["kind"]), let responseType = IdentityProviderSettings.ResponseType(rawValue: row["response_type"])
+        guard let kind = ProviderConfig.Kind(rawValue: row["kind"]), let responseType = ProviderResponseType(rawValue: row["response_type"])
         else { return nil }
         return ProviderConfig(
             providerID: row["id"], kind: kind, displayName: row["display_name"], isEnabled: row["enabled"], issuer: row["issuer"],

@@ -5,7 +5,7 @@ extension SQLiteStoreTransaction {
     /// A key of an algorithm this build does not know is left out, as unreadable rows are elsewhere.
     func signingKeys() async throws -> [SigningKeyRecord] {
         try rows(sql: "SELECT * FROM signing_keys ORDER BY created_at, id", arguments: []).compactMap { row in
-            guard let algorithm = TokenConfiguration.Algorithm(rawValue: row["algorithm"]) else { return nil }
+            guard let algorithm = SigningAlgorithm(rawValue: row["algorithm"]) else { return nil }
             return SigningKeyRecord(
                 id: row["id"], algorithm: algorithm, sealedPrivateKey: row["sealed_private_key"],
                 createdAt: Date(timeIntervalSince1970: row["created_at"]), activatesAt: Date(timeIntervalSince1970: row["activates_at"]))
