@@ -8,7 +8,7 @@ struct AppServices {
     let clock: any WallClock
     let store: any Store
     let secret: ServerSecret
-    let tokens: TokenIssuer
+    let tokens: JWTTokenIssuer
     let pages: PageRenderer
     let metrics: ServiceMetrics
 
@@ -30,7 +30,7 @@ struct AppServices {
     let authorization: ProviderAuthorization
 
     init(
-        configuration: AppConfiguration, clock: any WallClock, store: any Store, secret: ServerSecret, tokens: TokenIssuer, pages: PageRenderer,
+        configuration: AppConfiguration, clock: any WallClock, store: any Store, secret: ServerSecret, tokens: JWTTokenIssuer, pages: PageRenderer,
         metrics: ServiceMetrics, outbox: OutboxSignal
     ) {
         (self.configuration, self.clock, self.store, self.secret, self.tokens, self.pages, self.metrics) =

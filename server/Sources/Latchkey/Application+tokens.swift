@@ -7,11 +7,11 @@ import Logging
 /// differs from the one that sealed the keys.
 package func makeTokens(
     _ configuration: AppConfiguration, store: any Store, secret: ServerSecret, creatingIfMissing: Bool, clock: any WallClock, logger: Logger
-) async throws -> (issuer: TokenIssuer, reloader: SigningKeyReloader) {
+) async throws -> (issuer: JWTTokenIssuer, reloader: SigningKeyReloader) {
     _ = try await configuration.prepareSigningKeys(in: store, secret: secret, creatingIfMissing: creatingIfMissing, now: clock.now, logger: logger)
     let ring = SigningKeyRing(
         vault: SigningKeyVault(store: store, secret: secret), algorithm: configuration.tokens.algorithm, clock: clock, logger: logger)
     try await ring.reload()
     try await ring.checkSigning()
-    return (TokenIssuer(keys: ring, configuration: configuration.tokens, projectID: configuration.projectID), SigningKeyReloader(ring: ring))
+    return (JWTTokenIssuer(keys: ring, configuration: configuration.tokens, projectID: configuration.projectID), SigningKeyReloader(ring: ring))
 }

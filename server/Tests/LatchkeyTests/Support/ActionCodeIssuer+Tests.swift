@@ -4,7 +4,7 @@ import Latchkey
 extension ActionCodeIssuer {
     /// An issuer as `buildApplication` makes one, for tests that assemble services by hand.
     static func forTests(
-        _ configuration: AppConfiguration, store: any Store, tokens: TokenIssuer, secret: ServerSecret, clock: any WallClock, limiter: RateLimiter
+        _ configuration: AppConfiguration, store: any Store, tokens: any TokenIssuer, secret: ServerSecret, clock: any WallClock, limiter: RateLimiter
     ) -> ActionCodeIssuer {
         ActionCodeIssuer(
             store: store, authentication: Authentication(tokens: tokens), secret: secret, clock: clock, outbox: OutboxSignal(),

@@ -13,10 +13,10 @@ import Testing
         let configuration: TokenConfiguration
 
         /// A process's ring over the store, loaded, and the issuer on it.
-        func instance() async throws -> (ring: SigningKeyRing, tokens: TokenIssuer) {
+        func instance() async throws -> (ring: SigningKeyRing, tokens: JWTTokenIssuer) {
             let ring = SigningKeyRing(vault: vault, algorithm: .es256, clock: clock, logger: Logger(label: "test"))
             try await ring.reload()
-            return (ring, TokenIssuer(keys: ring, configuration: configuration, projectID: "p"))
+            return (ring, JWTTokenIssuer(keys: ring, configuration: configuration, projectID: "p"))
         }
 
         /// A key rotated a quarter second after the last one, signing `delay` seconds later (in whole seconds: the
@@ -27,17 +27,17 @@ import Testing
         }
 
         /// The `kid` of an ID token `tokens` issues now.
-        func signer(of tokens: TokenIssuer) throws -> String {
+        func signer(of tokens: JWTTokenIssuer) throws -> String {
             try keyID(of: try token(from: tokens))
         }
 
-        func token(from tokens: TokenIssuer) throws -> String {
+        func token(from tokens: JWTTokenIssuer) throws -> String {
             let account = Account(id: "acct", email: Fixture.alice, isEmailVerified: true, validSince: clock.now, createdAt: clock.now)
             return try tokens.makeIDToken(
                 for: UserRecord(account: account, identities: []), authTime: clock.now, now: clock.now, sessionID: "s", signInProvider: .password)
         }
 
-        func published(by tokens: TokenIssuer) -> [String] {
+        func published(by tokens: JWTTokenIssuer) -> [String] {
             tokens.publishedKeys(at: clock.now).keys.map(\.kid)
         }
     }

@@ -3,13 +3,13 @@ import Foundation
 /// Who an ID token belongs to, and how an address can sign in (`lookup`, `createAuthUri`).
 package struct AccountLookup: Sendable {
     let store: any Store
-    let tokens: TokenIssuer
+    let tokens: any TokenIssuer
     let enumerationProtection: Bool
     /// `signIn.allowDuplicateEmails`: an address then says nothing of the providers, each of which may have an
     /// account of its own with it, so only the address's own ways in are told.
     let allowsDuplicateEmails: Bool
 
-    package init(store: any Store, tokens: TokenIssuer, enumerationProtection: Bool, allowsDuplicateEmails: Bool = false) {
+    package init(store: any Store, tokens: any TokenIssuer, enumerationProtection: Bool, allowsDuplicateEmails: Bool = false) {
         self.store = store
         self.tokens = tokens
         self.enumerationProtection = enumerationProtection

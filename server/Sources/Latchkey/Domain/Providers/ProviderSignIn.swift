@@ -39,7 +39,7 @@ package struct ProviderSignIn: Sendable {
 
     let store: any Store
     let assertion: any IdentityAssertion
-    let tokens: TokenIssuer
+    let tokens: any TokenIssuer
     let limiter: RateLimiter
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -49,7 +49,7 @@ package struct ProviderSignIn: Sendable {
     let enumerationProtection: Bool
 
     package init(
-        store: any Store, assertion: any IdentityAssertion, tokens: TokenIssuer, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher,
+        store: any Store, assertion: any IdentityAssertion, tokens: any TokenIssuer, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher,
         notices: SecurityNotices, recentLogin: TimeInterval, allowsDuplicateEmails: Bool, enumerationProtection: Bool
     ) {
         self.store = store

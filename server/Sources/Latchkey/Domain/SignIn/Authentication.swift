@@ -5,9 +5,9 @@ import Foundation
 /// whether the token still counts (`account(of:in:locking:)`), so a change never rests on a check made before a
 /// concurrent revocation.
 package struct Authentication: Sendable {
-    let tokens: TokenIssuer
+    let tokens: any TokenIssuer
 
-    package init(tokens: TokenIssuer) {
+    package init(tokens: any TokenIssuer) {
         self.tokens = tokens
     }
 
@@ -24,7 +24,7 @@ package struct Authentication: Sendable {
     static func account(of claims: IDTokenClaims, in transaction: any StoreTransaction, locking: Bool = false) async throws -> Account {
         let found = locking ? try await transaction.lockedAccount(id: claims.userID) : try await transaction.account(id: claims.userID)
         guard let account = found else { throw SignInError.userNotFound }
-        guard claims.issuedAt.value >= account.validSince else { throw SignInError.tokenExpired }
+        guard claims.issuedAt >= account.validSince else { throw SignInError.tokenExpired }
         if let id = claims.sessionID {
             // A session gone from the store was revoked days ago (`RetentionPolicy`): no token of it is still valid.
             guard let session = try await transaction.session(id: id), session.revokedAt == nil else { throw SignInError.tokenExpired }

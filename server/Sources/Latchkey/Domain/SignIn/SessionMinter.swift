@@ -2,10 +2,10 @@ import Foundation
 
 /// Mints the tokens of a session: built once at start-up and shared by the sign-in finish and the refresher.
 package struct SessionMinter: Sendable {
-    let tokens: TokenIssuer
+    let tokens: any TokenIssuer
     let secret: ServerSecret
 
-    package init(tokens: TokenIssuer, secret: ServerSecret) {
+    package init(tokens: any TokenIssuer, secret: ServerSecret) {
         self.tokens = tokens
         self.secret = secret
     }

@@ -3,7 +3,7 @@ import LatchkeyWire
 
 /// What backends fetch to verify ID tokens, plus the liveness probe.
 struct WellKnownController {
-    let tokens: TokenIssuer
+    let tokens: JWTTokenIssuer
     let store: any Store
     /// Which keys are published depends on the time: a retired key drops out once its tokens have expired.
     let clock: any WallClock

@@ -1,8 +1,9 @@
 import Foundation
 import JWTKit
 
-/// Signs ID tokens and publishes the keys that verify them.
-package struct TokenIssuer: Sendable {
+/// Signs ID tokens as JWTs with the store's signing keys, and publishes the keys that verify them: the domain's
+/// `TokenIssuer`.
+package struct JWTTokenIssuer: TokenIssuer {
     /// The keys, kept current from the store.
     let keys: SigningKeyRing
     package let issuer: String
@@ -33,13 +34,13 @@ package struct TokenIssuer: Sendable {
         guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
         let account = user.account
         let issuedAt = now.wholeSeconds
-        var claims = IDTokenClaims(
-            issuer: IssuerClaim(value: issuer),
-            audience: AudienceClaim(value: [audience]),
-            subject: SubjectClaim(value: account.id),
+        let claims = IDTokenClaims(
+            issuer: issuer,
+            audience: [audience],
+            subject: account.id,
             userID: account.id,
-            issuedAt: IssuedAtClaim(value: issuedAt),
-            expiration: ExpirationClaim(value: issuedAt.addingTimeInterval(TimeInterval(lifetime))),
+            issuedAt: issuedAt,
+            expiration: issuedAt.addingTimeInterval(TimeInterval(lifetime)),
             authTime: Int(authTime.wholeSeconds.timeIntervalSince1970),
             email: account.email?.value,
             emailVerified: account.email == nil ? nil : account.isEmailVerified,
@@ -48,33 +49,28 @@ package struct TokenIssuer: Sendable {
             sessionID: sessionID,
             firebase: .init(
                 identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor.map { _ in SecondFactor.kind },
-                secondFactorIdentifier: secondFactor)
+                secondFactorIdentifier: secondFactor),
+            customClaims: account.customClaims?.members ?? [:]
         )
-        claims.customClaims = account.customClaims?.members ?? [:]
-        return try signer.sign(claims)
+        return try signer.sign(IDTokenPayload(claims))
     }
 }
 
-extension Date {
-    /// Whole seconds, because many JWT verifiers reject fractional `iat` and `exp`.
-    var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
-}
-
-extension TokenIssuer {
+extension JWTTokenIssuer {
     /// The claims of an ID token this server issued: signature, expiry, issuer and audience checked. A token naming a
     /// key this process has not loaded (rotated a moment ago, another instance already signing with it) reloads the
     /// keys first.
     package func verifyIDToken(_ token: String) async throws(SignInError) -> IDTokenClaims {
-        let claims: IDTokenClaims
+        let claims: IDTokenPayload
         if let keyID = JWSHeader(of: token)?.kid, !keys.holds(keyID) { await keys.reloadForUnknownKey() }
         do {
-            claims = try await keys.verifier.verify(token, as: IDTokenClaims.self)
+            claims = try await keys.verifier.verify(token, as: IDTokenPayload.self)
         } catch let error as JWTError where error.errorType == .claimVerificationFailure {
             throw .tokenExpired
         } catch {
             throw .invalidIDToken
         }
         guard claims.issuer.value == issuer, claims.audience.value == [audience] else { throw .invalidIDToken }
-        return claims
+        return claims.claims
     }
 }

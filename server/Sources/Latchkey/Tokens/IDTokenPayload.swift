@@ -1,40 +1,22 @@
 import JWTKit
 
-/// The claims of a Latchkey ID token, shaped like a Firebase ID token so existing verifiers accept it.
-package struct IDTokenClaims: JWTPayload, Equatable {
-    /// Firebase's record of how the user signed in.
-    package struct FirebaseClaim: Codable, Sendable, Equatable {
-        package var identities: [String: [String]]
-        package var signInProvider: String
-        /// `totp` on tokens of a session that passed a second factor; absent otherwise.
-        package var signInSecondFactor: String?
-        /// The enrollment id of that second factor.
-        package var secondFactorIdentifier: String?
-
-        enum CodingKeys: String, CodingKey {
-            case identities
-            case signInProvider = "sign_in_provider"
-            case signInSecondFactor = "sign_in_second_factor"
-            case secondFactorIdentifier = "second_factor_identifier"
-        }
-    }
-
-    package var issuer: IssuerClaim
-    package var audience: AudienceClaim
-    package var subject: SubjectClaim
-    package var userID: String
-    package var issuedAt: IssuedAtClaim
-    package var expiration: ExpirationClaim
-    package var authTime: Int
-    package var email: String?
-    package var emailVerified: Bool?
-    package var name: String?
-    package var picture: String?
-    /// The session (refresh-token chain) the token belongs to, so revoking the session ends it at once.
-    package var sessionID: String?
-    package var firebase: FirebaseClaim
-    /// The account's custom claims, at the top level beside the others; not read back from a token.
-    package var customClaims: [String: JSONValue] = [:]
+/// A Latchkey ID token's claims as JWT carries them, shaped like a Firebase ID token so existing verifiers accept it;
+/// the domain reads them as `IDTokenClaims`.
+struct IDTokenPayload: JWTPayload, Equatable {
+    var issuer: IssuerClaim
+    var audience: AudienceClaim
+    var subject: SubjectClaim
+    var userID: String
+    var issuedAt: IssuedAtClaim
+    var expiration: ExpirationClaim
+    var authTime: Int
+    var email: String?
+    var emailVerified: Bool?
+    var name: String?
+    var picture: String?
+    var sessionID: String?
+    var firebase: IDTokenClaims.FirebaseClaim
+    var customClaims: [String: JSONValue] = [:]
 
     enum CodingKeys: String, CodingKey {
         case issuer = "iss"
@@ -75,6 +57,30 @@ package struct IDTokenClaims: JWTPayload, Equatable {
 
     package func verify(using algorithm: some JWTAlgorithm) async throws {
         try expiration.verifyNotExpired()
+    }
+
+    init(_ claims: IDTokenClaims) {
+        issuer = IssuerClaim(value: claims.issuer)
+        audience = AudienceClaim(value: claims.audience)
+        subject = SubjectClaim(value: claims.subject)
+        userID = claims.userID
+        issuedAt = IssuedAtClaim(value: claims.issuedAt)
+        expiration = ExpirationClaim(value: claims.expiration)
+        authTime = claims.authTime
+        email = claims.email
+        emailVerified = claims.emailVerified
+        name = claims.name
+        picture = claims.picture
+        sessionID = claims.sessionID
+        firebase = claims.firebase
+        customClaims = claims.customClaims
+    }
+
+    var claims: IDTokenClaims {
+        IDTokenClaims(
+            issuer: issuer.value, audience: audience.value, subject: subject.value, userID: userID, issuedAt: issuedAt.value,
+            expiration: expiration.value, authTime: authTime, email: email, emailVerified: emailVerified, name: name, picture: picture,
+            sessionID: sessionID, firebase: firebase, customClaims: customClaims)
     }
 }
 

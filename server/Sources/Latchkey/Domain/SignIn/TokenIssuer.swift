@@ -1,0 +1,18 @@
+import Foundation
+
+/// Signs and verifies ID tokens: a port of the domain, filled by `JWTTokenIssuer` (Tokens/) with the store's signing
+/// keys.
+package protocol TokenIssuer: Sendable {
+    /// Seconds an ID token is valid: a session's `expiresIn`.
+    var lifetime: Int { get }
+
+    /// An ID token for `user`, valid for `lifetime` from `now`, signed by the key active at `now`. With `secondFactor`
+    /// (an enrollment id) the token says the session passed that TOTP factor.
+    func makeIDToken(
+        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String?
+    ) throws -> String
+
+    /// The claims of an ID token this server issued: signature, expiry, issuer and audience checked (`.tokenExpired`,
+    /// `.invalidIDToken`).
+    func verifyIDToken(_ token: String) async throws(SignInError) -> IDTokenClaims
+}
