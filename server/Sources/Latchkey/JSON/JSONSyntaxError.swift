@@ -14,7 +14,7 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// Errors are equal by their message, which already names the offset.
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.message == rhs.message }
 
-    static let unexpectedEnd = Self(message: "Unexpected end of input.")
+    package static let unexpectedEnd = Self(message: "Unexpected end of input.")
     static let tooDeep = Self(message: "Nesting deeper than \(JSONParser.maximumDepth) levels.")
 
     static func unexpectedToken(at offset: Int) -> Self { Self(message: "Unexpected token at byte \(offset).", offset: offset) }

@@ -42,7 +42,7 @@ package struct CopiedTable: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the store numbers new rows itself (SQLite's rowid, PostgreSQL's BIGSERIAL): after a copy, PostgreSQL's
     /// sequence must be moved past the copied ids.
-    var hasGeneratedKey: Bool {
+    package var hasGeneratedKey: Bool {
         key == ["id"] && columns.first { $0.name == "id" }?.kind == .integer
     }
 }

@@ -16,7 +16,7 @@ package enum CopiedValue: Sendable, Hashable {
 package struct UnexpectedStoredValue: Error, CustomStringConvertible {
     package let description: String
 
-    init(_ table: CopiedTable, _ column: CopiedTable.Column) {
+    package init(_ table: CopiedTable, _ column: CopiedTable.Column) {
         description = "\(table.name).\(column.name) holds a value that is not \(column.kind)"
     }
 }

@@ -30,6 +30,11 @@ package protocol OutboxStore {
 package struct ClaimedMessage: Sendable {
     package var message: OutboxMessage
     package var claim: OutboxClaim
+
+    package init(message: OutboxMessage, claim: OutboxClaim) {
+        self.message = message
+        self.claim = claim
+    }
 }
 
 /// One worker's hold on one message: the message and the token of the claim that leased it.
@@ -52,4 +57,14 @@ package struct OutboxStatus: Sendable, Equatable {
     package var createdAt: Date
     package var nextAttemptAt: Date
     package var lastError: String?
+
+    package init(id: Int64, recipient: EmailAddress, isFailed: Bool, attempts: Int, createdAt: Date, nextAttemptAt: Date, lastError: String?) {
+        self.id = id
+        self.recipient = recipient
+        self.isFailed = isFailed
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
 }

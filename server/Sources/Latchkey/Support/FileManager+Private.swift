@@ -3,7 +3,7 @@ import Foundation
 extension FileManager {
     /// Creates `url` and its parents, the folder itself readable by the owner only whatever the umask. An existing
     /// folder is left as the operator set it.
-    func createPrivateDirectory(at url: URL) throws {
+    package func createPrivateDirectory(at url: URL) throws {
         guard !fileExists(atPath: url.path) else { return }
         try createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
@@ -14,7 +14,7 @@ extension FileManager {
 ///
 /// SQLite opens an empty file as a new database and creates its log and shared-memory files with the database
 /// file's mode, so creating it first keeps all three private.
-func createPrivateFileIfMissing(at url: URL) throws {
+package func createPrivateFileIfMissing(at url: URL) throws {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
         if errno == EEXIST { return }
@@ -25,7 +25,7 @@ func createPrivateFileIfMissing(at url: URL) throws {
 }
 
 /// Writes a secret file readable by the owner only, atomically so a crash never leaves half a key.
-func writePrivateFile(_ data: Data, to url: URL) throws {
+package func writePrivateFile(_ data: Data, to url: URL) throws {
     let temporary = url.appendingPathExtension("tmp")
     guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
         rename(temporary.path, url.path) == 0

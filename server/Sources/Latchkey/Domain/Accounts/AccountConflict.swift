@@ -9,7 +9,7 @@ package enum AccountConflict: Error, Sendable, Equatable {
     case identityTaken
 
     /// What the API answers for it.
-    var refusal: SignInError {
+    package var refusal: SignInError {
         switch self {
         case .idTaken: .duplicateLocalID
         case .emailTaken: .emailExists

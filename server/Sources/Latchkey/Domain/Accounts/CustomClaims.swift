@@ -23,13 +23,13 @@ package struct CustomClaims: Sendable, Equatable {
     }
 
     /// Claims as stored, checked when they were set: kept as they are, so that no later save loses them.
-    init(stored json: String) {
+    package init(stored json: String) {
         self.json = json
     }
 
     /// The members, as ID tokens carry them: read when a token is made rather than with every account, and without
     /// any member a newer rule would refuse (a name reserved since it was set).
-    var members: [String: JSONValue] {
+    package var members: [String: JSONValue] {
         guard case .object(let members)? = try? JSONParser.parse(Array(json.utf8)) else { return [:] }
         return members.filter { !Self.reserved.contains($0.key) && $0.value.hasFiniteNumbers }
     }

@@ -2,7 +2,7 @@
 package enum Tenancy {
     /// Refuses a request that names a tenant: answering it for the project would sign someone in to the wrong place.
     /// An absent, null or empty `tenantId` names none.
-    static func requireNoTenant(_ requested: String?) throws(SignInError) {
+    package static func requireNoTenant(_ requested: String?) throws(SignInError) {
         if let requested, !requested.isEmpty { throw .tenantIDMismatch }
     }
 }

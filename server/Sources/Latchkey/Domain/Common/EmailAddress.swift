@@ -49,7 +49,7 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 extension String {
     /// The string without leading and trailing spaces and tabs. Line breaks are kept on purpose, so that
     /// validation refuses them instead of quietly accepting `"a@b.com\r\n"`.
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

@@ -58,7 +58,7 @@ package struct ActionCodeSettings: Sendable, Equatable {
     /// The lower-cased host of an acceptable continue URL: absolute, https (http only for local hosts),
     /// no user info, and printable ASCII only (anything else percent-encoded), so nothing in it can split a header
     /// or reorder what a page or an email shows.
-    static func host(ofContinueURL string: String) -> String? {
+    package static func host(ofContinueURL string: String) -> String? {
         guard string.utf8.count <= 2048, string.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) }),
             let components = URLComponents(string: string),
             let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty,
@@ -79,7 +79,7 @@ package struct ActionCodeSettings: Sendable, Equatable {
         canHandleCodeInApp && (iOSBundleID != nil || androidPackageName != nil)
     }
 
-    static func isReverseDNS(_ id: String) -> Bool {
+    package static func isReverseDNS(_ id: String) -> Bool {
         let parts = id.split(separator: ".", omittingEmptySubsequences: false)
         guard id.utf8.count <= 255, parts.count >= 2 else { return false }
         return parts.allSatisfy { part in
@@ -89,13 +89,13 @@ package struct ActionCodeSettings: Sendable, Equatable {
     }
 
     /// A version code or name such as `12` or `1.2.3`; anything else is dropped rather than carried into links.
-    static func isVersion(_ value: String) -> Bool {
+    package static func isVersion(_ value: String) -> Bool {
         !value.isEmpty && value.utf8.count <= 32 && value.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "." }
     }
 }
 
 extension Unicode.Scalar {
-    var isASCIIAlphanumeric: Bool {
+    package var isASCIIAlphanumeric: Bool {
         ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
     }
 }

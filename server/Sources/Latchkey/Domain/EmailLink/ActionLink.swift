@@ -32,7 +32,7 @@ package struct ActionLink: Sendable {
 
 extension String {
     /// Percent-encodes everything but RFC 3986 unreserved characters, so a value can never end a parameter.
-    var percentEncodedForQuery: String {
+    package var percentEncodedForQuery: String {
         addingPercentEncoding(withAllowedCharacters: Self.unreservedInQuery) ?? ""
     }
 

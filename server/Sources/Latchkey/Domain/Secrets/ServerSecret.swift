@@ -160,7 +160,7 @@ package struct ServerSecret: Sendable {
 
     /// `count` bytes from the kernel's CSPRNG in one `getrandom` call (glibc's `arc4random_buf`), where the standard
     /// library's generator makes a call per eight bytes: tokens and ids are drawn on the store's writer thread.
-    static func randomBytes(_ count: Int) -> Data {
+    package static func randomBytes(_ count: Int) -> Data {
         var bytes = Data(count: count)
         bytes.withUnsafeMutableBytes { buffer in
             if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
@@ -188,7 +188,7 @@ extension Data {
 
 extension Data {
     /// Base64url, padded or not (RFC 4648 §5); nil for anything else.
-    init?(base64URLEncoded text: String) {
+    package init?(base64URLEncoded text: String) {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         self.init(base64Encoded: base64)

@@ -12,6 +12,13 @@ package struct IDTokenClaims: Sendable, Equatable {
         /// The enrollment id of that second factor.
         package var secondFactorIdentifier: String?
 
+        package init(identities: [String: [String]], signInProvider: String, signInSecondFactor: String?, secondFactorIdentifier: String?) {
+            self.identities = identities
+            self.signInProvider = signInProvider
+            self.signInSecondFactor = signInSecondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
+        }
+
         enum CodingKeys: String, CodingKey {
             case identities
             case signInProvider = "sign_in_provider"
