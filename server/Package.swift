@@ -38,9 +38,29 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The domain and the ports it owns (the store's protocols, the clock, the letters it queues, token signing,
+        // its counters): no Hummingbird, no HTTP, no database, no curl. An arrow pointing up fails to compile.
+        .target(
+            name: "LatchkeyDomain",
+            dependencies: [
+                .product(name: "LatchkeyWire", package: "latchkey"),
+                "COpenSSL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                // bcrypt in C (CBcrypt) behind a Swift API; the module imports nothing of Hummingbird.
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                // NIO's blocking thread pool, for password hashing and import checks.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Everything around the domain: HTTP, the stores, mail, identity providers, tokens, configuration, the assembly.
         .target(
             name: "Latchkey",
             dependencies: [
+                "LatchkeyDomain",
                 .product(name: "LatchkeyWire", package: "latchkey"),
                 "CCurl",
                 "COpenSSL",
@@ -71,6 +91,7 @@ let package = Package(
             name: "LatchkeyServer",
             dependencies: [
                 "Latchkey",
+                "LatchkeyDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -78,13 +99,14 @@ let package = Package(
         // The store's own ceiling for a send and a completion, without HTTP (scripts/bench --scenarios ceiling).
         .executableTarget(
             name: "LatchkeyStoreBench",
-            dependencies: ["Latchkey"],
+            dependencies: ["Latchkey", "LatchkeyDomain"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LatchkeyTests",
             dependencies: [
                 "Latchkey",
+                "LatchkeyDomain",
                 "LatchkeyStoreBench",
                 .product(name: "LatchkeyWire", package: "latchkey"),
                 .product(name: "LatchkeyAuth", package: "latchkey"),

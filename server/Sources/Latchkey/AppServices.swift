@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Everything the routes are made of: the configuration, the outside world (store, clock, token keys, pages) and the
 /// domain services wired over it, each made once. `buildApplication` makes the bundle and `buildRouter(services:)`

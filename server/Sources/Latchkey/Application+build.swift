@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import Logging
 import ServiceLifecycle
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import Logging
 
 /// What `serve` would refuse in a configuration whose file has no problems, for `latchkey check-config`: the server

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import Logging
 
 /// The routes, with their middleware and controllers built from the services bundle (`AppServices`); tests reach them

@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import Logging
 
 /// The token issuer over the store's signing keys, and the service that keeps them current while the server runs.

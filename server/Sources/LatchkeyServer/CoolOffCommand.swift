@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey cool-off`: the addresses whose owner said "this wasn't me" from a sign-in email, and lifting one.

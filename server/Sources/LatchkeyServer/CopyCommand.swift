@@ -1,5 +1,6 @@
 import ArgumentParser
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey copy`: moves a deployment to another store. Everything in the store one configuration names (accounts,

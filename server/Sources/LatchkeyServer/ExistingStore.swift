@@ -1,5 +1,6 @@
 import ArgumentParser
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// The store a maintenance command works on: one that exists already (only `serve` and `init` create one), named on

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey import --firebase`: the users of a `firebase auth:export` file, with their passwords, into the configured

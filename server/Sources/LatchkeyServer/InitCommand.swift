@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey init`: creates the server secret and an active signing key of the configured algorithm in the store

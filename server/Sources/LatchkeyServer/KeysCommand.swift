@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey keys`: the ID-token signing keys in the store, which every instance on it publishes and signs with.

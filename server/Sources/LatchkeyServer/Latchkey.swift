@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hummingbird
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey migrate`: brings the database schema up to date and says what changed (`serve` does the same at

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey sweep`: one retention sweep now, the one a running server makes every minute, with how many rows of each

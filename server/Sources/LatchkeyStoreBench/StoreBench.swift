@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Logging
 
 /// `latchkey-store-bench`: the store's own ceiling for what one send and one completion write (`StoreReplay`), driven

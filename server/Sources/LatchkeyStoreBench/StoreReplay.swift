@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 
 /// The store calls of one send and of one completion, made as `LinkIssuer.issue` and `LinkCompleter.complete` make them
 /// inside their transactions, through the same `RateLimiter` and the same `Store`.

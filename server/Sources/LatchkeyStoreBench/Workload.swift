@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 
 /// A warm-up and a measured run of one scenario, each with its inputs made beforehand (new addresses and code hashes,
 /// and for a completion its codes planted), so that only the store calls are timed.

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import LatchkeyDomain
 import Logging
 import SystemPackage
 

@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// `apps.ios` and `apps.android` read and checked (each key's rules: `AppsConfiguration`), problems under their keys.
 extension AppsConfiguration {
     init(_ read: inout ConfigSectionReader) {

@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// How long the codes of the email actions other than sign-in stay valid (sign-in links: `emailLink.codeLifetimeSeconds`).
 ///
 /// - `emailActions.resetPasswordLifetimeSeconds` (integer, default `3600`, 60 to 604800): a password reset link.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// One identity provider people sign in with (an item of `identityProviders`).
 ///

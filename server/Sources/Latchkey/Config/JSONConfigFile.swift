@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import LatchkeyDomain
 
 /// The configuration file as a swift-configuration provider, plus the keys it writes.
 ///

@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// Abuse limits.
 ///
 /// - `rateLimits.sendPerEmail`, `rateLimits.sendPerIP`, `rateLimits.completePerIP`, `rateLimits.signUpPerIP`,

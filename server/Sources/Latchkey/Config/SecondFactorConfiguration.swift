@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Second factors (TOTP authenticator apps), as Firebase's project config `mfa` part describes them.
 ///

@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// The server secret that keys every stored hash and seals queued mail.
 ///
 /// - `security.serverSecret` (string, secret, optional): at least 32 bytes, base64 or plain text; give it

@@ -1,4 +1,5 @@
 import HummingbirdCore
+import LatchkeyDomain
 import NIOCore
 
 /// Where the HTTP server listens, and how long and how much it lets a client take.

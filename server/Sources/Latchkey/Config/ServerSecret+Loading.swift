@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 extension ServerSecret {
     /// The configured secret, or the one kept in `security.serverSecretFile`, created there when missing only when

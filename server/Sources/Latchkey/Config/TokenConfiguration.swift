@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// How ID tokens are signed.
 ///

@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `accounts:createAuthUri` as one call: with `providerId`, a provider sign-in started (`ProviderAuthorization`); with

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Checks an access token of classic Facebook Login with Facebook's Graph API, the way Facebook asks servers to: the
 /// token must be valid and issued to this app (`debug_token`, asked with the app's own token), and the profile is

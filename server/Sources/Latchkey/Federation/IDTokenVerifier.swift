@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import LatchkeyDomain
 
 /// Checks an identity provider's ID token as OpenID Connect Core §3.1.3.7 asks: signed by one of the provider's
 /// published keys with an allowed algorithm, issued by the provider for this client, current, and carrying the nonce

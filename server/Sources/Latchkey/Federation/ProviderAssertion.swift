@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Turns what `signInWithIdp` received into an identity the provider vouches for (spec §4.2): a `pendingToken`, the
 /// answer to a sign-in `createAuthUri` started (its `state`, then a code to exchange or an ID token), or a credential

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Starts a sign-in with a provider (`createAuthUri` with `providerId`, spec §3.3): keeps a single-use session and
 /// answers the provider's authorization URL, carrying the session's `state`, a nonce and, for the code flow, a PKCE

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// The admin API's provider configuration (Firebase's v2 `oauthIdpConfigs` and `defaultSupportedIdpConfigs`): providers
 /// added, changed and removed at run time, in the store. The configuration file's providers are listed with them but

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// The credential of a `signInWithIdp` request, merged as Firebase merges it: the parameters of `requestUri`'s query,
 /// then those of `postBody`, then those of the URI's fragment, each overriding the one before (so an implicit flow's

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Every identity provider people can sign in with: those of the configuration file, then those added through the
 /// admin API (read from the store at each use, so every instance sees an addition, change or removal at once).

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Each provider's discovery document and keys, fetched when first needed and kept for as long as the provider's
 /// `Cache-Control: max-age` says (an hour when it says nothing, a day at most).

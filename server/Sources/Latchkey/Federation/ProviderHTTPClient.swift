@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LatchkeyDomain
 import NIOCore
 import NIOPosix
 

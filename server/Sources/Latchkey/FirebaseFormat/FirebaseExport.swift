@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `latchkey export --format firebase`: every account as the JSON `firebase auth:import` reads, with the `BCRYPT`

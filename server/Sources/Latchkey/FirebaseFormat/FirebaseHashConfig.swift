@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import LatchkeyWire
 
 /// The password hash parameters Firebase's console shows (Authentication, Users, "Password hash parameters"):

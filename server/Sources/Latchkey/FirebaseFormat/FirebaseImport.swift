@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `latchkey import --firebase`: a `firebase auth:export` file into the store, a thousand users to a transaction,

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import LatchkeyWire
 
 /// How an `accounts:batchCreate` request, or a `firebase auth:export` file read into one, becomes users to import: the

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import LatchkeyDomain
 
 /// One libcurl easy handle set up for the relay, used by a single worker thread for its whole life.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Sends mail through an SMTP relay with libcurl.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import Mustache
 
 /// Renders the emails (sign-in, the other email actions, security notices) from the Mustache templates under

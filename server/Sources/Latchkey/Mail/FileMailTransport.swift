@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import NIOPosix
 
 /// The embedded default: writes each message as an `.eml` file, so a newcomer needs no SMTP server.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Serializes a `MailMessage` as an RFC 5322 / MIME `multipart/alternative` message in 7-bit ASCII with CRLF line endings.
 ///

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import LatchkeyDomain
 
 extension MailDeliveryError {
     /// Classifies a failed `curl_easy_perform`.

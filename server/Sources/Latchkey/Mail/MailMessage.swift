@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// One sign-in email, ready to be written as MIME (to an `.eml` file or over SMTP).
 ///

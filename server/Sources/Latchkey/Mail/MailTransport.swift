@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// Hands one finished message to the outside world.
 package protocol MailTransport: Sendable {
     /// Delivers `message` (complete MIME bytes) to `recipient`; throws when it was not accepted.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// Delivery's side of a sealed letter: the bytes the domain queued, read back before rendering.
 extension OutboxLetter {

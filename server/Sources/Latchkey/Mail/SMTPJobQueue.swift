@@ -1,4 +1,5 @@
 import Dispatch
+import LatchkeyDomain
 import Synchronization
 
 /// Messages waiting for a `CurlSMTPTransport` worker thread, and the bookkeeping that stops those threads.

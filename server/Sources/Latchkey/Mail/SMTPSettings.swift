@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// How `CurlSMTPTransport` reaches the SMTP relay.
 ///

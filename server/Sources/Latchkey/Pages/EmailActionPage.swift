@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// The landing page of an email action other than sign-in (`/__/auth/action?mode=resetPassword|verifyEmail|…`): a
 /// live code gets a form whose script posts it to the API (a scanner's GET spends nothing), any other one a page saying
 /// why it cannot be used. The result messages are all on the page, hidden, for the script to show.

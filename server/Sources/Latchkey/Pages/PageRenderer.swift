@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import Mustache
 
 /// Renders the HTML pages Latchkey serves itself: the link landing page and the provider sign-in page from

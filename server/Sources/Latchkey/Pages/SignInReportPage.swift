@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// The page of a sign-in email's "this wasn't me" link (`/__/auth/not-me`): exactly one of its states is true. Opening
 /// it changes nothing; its buttons post the link's token back.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import Mustache
 
 /// The languages one family of templates (`email/`, `pages/`) is written in, and how a request's language falls

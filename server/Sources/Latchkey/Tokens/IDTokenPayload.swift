@@ -1,4 +1,5 @@
 import JWTKit
+import LatchkeyDomain
 
 /// A Latchkey ID token's claims as JWT carries them, shaped like a Firebase ID token so existing verifiers accept it;
 /// the domain reads them as `IDTokenClaims`.

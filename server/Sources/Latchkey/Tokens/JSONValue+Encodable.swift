@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// A parsed value written back as JSON (custom claims in ID tokens). A number goes out as an integer when it is one
 /// that fits 64 bits, signed or not, else as a double (as JavaScript reads every number anyway).
 extension JSONValue: Encodable {

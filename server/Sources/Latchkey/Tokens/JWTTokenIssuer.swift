@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LatchkeyDomain
 
 /// Signs ID tokens as JWTs with the store's signing keys, and publishes the keys that verify them: the domain's
 /// `TokenIssuer`.

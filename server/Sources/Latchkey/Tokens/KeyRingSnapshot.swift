@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LatchkeyDomain
 
 /// The keys one process signs and publishes with, as last read from the store: built whole by `SigningKeyRing` and
 /// swapped whole, so a signature or a JWKS answer never sees half a reload.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import LatchkeyDomain
 import NIOPosix
 import _CryptoExtras
 

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LatchkeyDomain
 import Logging
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// When each signing key signs and how long it is published: rotation's rules, as a function of the stored keys alone,
 /// so that every instance (and `latchkey keys list`) reaches the same answer without talking to the others.

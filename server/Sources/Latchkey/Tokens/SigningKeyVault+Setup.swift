@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 extension SigningKeyVault {
     /// What `prepare` added, for `latchkey init` and the start-up log.

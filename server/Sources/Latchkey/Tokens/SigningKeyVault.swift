@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// The signing keys in the store, sealed under the server secret: what each process's `SigningKeyRing` reads, and
 /// what `latchkey init` and `latchkey keys` add to. Every instance on the store shares them.

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyAuth
+import LatchkeyDomain
 import Testing
 
 /// LatchkeyAuth's password, anonymous, linking and email-action calls against the real application, in process.

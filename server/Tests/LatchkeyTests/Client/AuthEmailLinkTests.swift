@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyAuth
+import LatchkeyDomain
 import Testing
 
 /// LatchkeyAuth's email-link sign-in against the real application, in process.

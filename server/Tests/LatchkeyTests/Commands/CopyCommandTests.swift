@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// `latchkey copy` as an operator runs it: the built executable, two configuration files.

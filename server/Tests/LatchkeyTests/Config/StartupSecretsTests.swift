@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import InMemoryLogging
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Testing
 

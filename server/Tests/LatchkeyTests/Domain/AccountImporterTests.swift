@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Imports on both stores: each user whole or not at all, the bulk statements, and what an existing account means.

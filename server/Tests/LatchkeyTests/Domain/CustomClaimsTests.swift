@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Custom claims as Firebase limits them, and the names Latchkey's tokens keep for themselves.

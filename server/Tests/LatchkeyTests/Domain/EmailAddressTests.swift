@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 @Suite struct EmailAddressTests {

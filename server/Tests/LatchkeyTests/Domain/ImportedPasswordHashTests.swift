@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Imported password hashes: Firebase's published scrypt example, many hashes made by reference implementations

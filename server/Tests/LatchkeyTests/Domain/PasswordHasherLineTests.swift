@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// The line of `PasswordHasher` (`PasswordHashingQueue`) as its callers see it.

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// What a challenged sign-in keeps survives the store's text form, cleared fields included, and applies as changes.

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import InMemoryLogging
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Testing
 

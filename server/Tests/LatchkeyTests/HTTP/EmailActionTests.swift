@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// The email actions other than sign-in through the HTTP API, on a fixed clock: lifetimes, recent sign-in, cool-offs,

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// A key rotated while the server runs (`latchkey keys rotate` from another process on the same database): the server

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdBcrypt
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 @Suite(.outsideProcesses) struct PasswordAccountsTests {

@@ -3,6 +3,7 @@ import GRDB
 import HummingbirdBcrypt
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// TOTP second factors through the HTTP API, with a fixed clock: enrollment, the challenge every first factor meets,

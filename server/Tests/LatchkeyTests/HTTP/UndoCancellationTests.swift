@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// `accounts:cancelRecoverEmail`, a Latchkey extension: the owner of an account, signed in recently with both factors,

@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Checks that request bodies are held to RFC 8259, and that duplicate keys are refused as Google APIs refuse them.

@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// The decoder under the wire types: strict about JSON types, and clear about which field failed and how.

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Sends real mail through libcurl to `smtp_sink.py` (aiosmtpd) on 127.0.0.1.

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// Security events land in the audit table with who asked, and `auditEvents(email:)` finds them.

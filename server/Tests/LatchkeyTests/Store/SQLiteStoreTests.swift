@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 @Suite struct SQLiteStoreTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import LatchkeyWire
 import LatchkeyStoreBench
 import Logging

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 
 extension ActionCodeIssuer {
     /// An issuer as `buildApplication` makes one, for tests that assemble services by hand.

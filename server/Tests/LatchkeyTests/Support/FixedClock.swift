@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Synchronization
 
 /// A clock that only moves when a test says so.

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Synchronization
 
 /// A transport that records what it was given and fails on demand, for outbox unit tests.

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Synchronization
 
 /// A clock that runs with the real time and jumps ahead when a test says so: for tests that meet a real outside

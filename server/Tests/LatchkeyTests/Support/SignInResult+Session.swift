@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyDomain
 
 extension SignInResult {
     /// The session of a sign-in that was not stopped at a second factor; throws for one that was.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// An authenticator app, as a test holds it: the secret the server handed out, and the codes it makes.

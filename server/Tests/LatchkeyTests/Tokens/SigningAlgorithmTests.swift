@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import JWTKit
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// `tokens.algorithm` picks how new ID tokens are signed; keys of the other algorithm stay published.

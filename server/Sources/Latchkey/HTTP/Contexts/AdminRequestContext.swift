@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 
 /// The context of the admin routes (`accounts:batchCreate`, `accounts:batchGet`, `projects/{p}/accounts`, the v2
 /// project configuration and identity provider admin API): it exists only for a request with a valid admin token,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import NIOCore
 
 /// The request context of every route but the admin ones (`AdminRequestContext`): Hummingbird's core storage, the

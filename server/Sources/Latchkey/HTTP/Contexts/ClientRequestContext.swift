@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 
 /// What every API route's context knows of its client, whether an app's (`AppRequestContext`) or an admin's
 /// (`AdminRequestContext`): the client's address, for emails, the audit log and per-IP limits.

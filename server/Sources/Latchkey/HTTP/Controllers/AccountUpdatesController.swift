@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`); and the Latchkey

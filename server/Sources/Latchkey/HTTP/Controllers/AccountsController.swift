@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// Password accounts and account information: `accounts:signUp`, `accounts:signInWithPassword`,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// `GET /__/auth/action` (and `/__/auth/confirm`, the same for links no app may take): where an emailed link lands
 /// when no app opened it.

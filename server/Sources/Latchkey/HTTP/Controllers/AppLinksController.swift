@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 
 /// The files that let the configured apps open `/__/auth/action` links themselves: Apple's
 /// `apple-app-site-association` (Universal Links, and shared web credentials) and Google's `assetlinks.json`

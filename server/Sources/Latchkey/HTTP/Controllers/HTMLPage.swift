@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// The headers and body of a page Latchkey renders itself: it loads nothing from anywhere, runs no inline script,
 /// cannot be framed, and keeps its URL (which may hold a code) out of caches and `Referer` headers.

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// The email actions other than sign-in: `accounts:sendOobCode` for a password reset, a verification or an address

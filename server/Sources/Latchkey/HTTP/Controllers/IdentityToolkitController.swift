@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// The Identity Toolkit endpoints of emailed links: `accounts:sendOobCode`, `accounts:signInWithEmailLink` and

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 
 /// `GET /metrics`: Prometheus text exposition of `ServiceMetrics`, with the outbox gauges read fresh.
 struct MetricsController {

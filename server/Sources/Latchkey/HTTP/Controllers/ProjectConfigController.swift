@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// The project's configuration: `GET /v1/projects` and v3 `getProjectConfig` (the project id and `authorizedDomains`,

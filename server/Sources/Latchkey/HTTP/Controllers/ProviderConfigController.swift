@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// The admin API for identity providers, Identity Toolkit v2's `projects/{p}/oauthIdpConfigs` and

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// `/__/auth/handler` (and `/emulator/auth/handler`, where SDKs in emulator mode look): the hosted page that signs in
 /// with a provider for the web, iOS and Android SDKs (spec §3.4).

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `accounts:signInWithIdp` (v3 `verifyAssertion`): sign in, sign up or link with an identity provider's credential

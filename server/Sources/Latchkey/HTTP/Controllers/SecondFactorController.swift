@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// Identity Toolkit v2's second-factor methods, for TOTP authenticator apps (spec §8): `accounts/mfaEnrollment:start`,

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// `POST /v1/token`: Firebase's Secure Token API, exchanging a refresh token for a new ID token.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// `/__/auth/not-me`: the "this wasn't me" link of every sign-in email (`SignInReport`). A GET (or a scanner's HEAD)
 /// only shows the page; its buttons post the link's token back, to report the sign-in (`CoolOffs.report`) or to lift the

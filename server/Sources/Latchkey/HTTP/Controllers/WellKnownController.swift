@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import LatchkeyWire
 
 /// What backends fetch to verify ID tokens, plus the liveness probe.

@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 
 /// Saturated password hashing as Google answers an overloaded backend: 503 `UNAVAILABLE`, which clients may retry,
 /// with `Retry-After` and a message that says what was busy.

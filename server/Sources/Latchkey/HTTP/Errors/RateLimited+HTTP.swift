@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 
 /// A rate-limit refusal as Firebase words it (400 `TOO_MANY_ATTEMPTS_TRY_LATER`), plus `Retry-After`.
 extension RateLimited: HTTPResponseError {

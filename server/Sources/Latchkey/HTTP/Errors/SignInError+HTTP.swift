@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 
 /// The single place where domain refusals become HTTP answers: 400 with the Identity Toolkit code
 /// as the message (`CODE : detail` where Firebase adds one), which is what Firebase clients switch on.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// Decides who the client is: the TCP peer, unless the peer is a trusted proxy, in which case the right-most
 /// address in the proxy header that is not itself a trusted proxy (earlier entries are whatever the client wrote).

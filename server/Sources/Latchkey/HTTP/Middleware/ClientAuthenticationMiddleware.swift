@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LatchkeyDomain
 
 /// Accepts a request from an app with a configured API key (`?key=` or `x-goog-api-key`), or from an admin
 /// with a bearer token, answering exactly as Google does so Firebase clients show their usual errors.

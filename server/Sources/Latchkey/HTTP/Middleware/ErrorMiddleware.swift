@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyDomain
 import Logging
 
 /// Turns every error into its answer in the envelope, in one place: ours as they are (an account clash as the refusal it

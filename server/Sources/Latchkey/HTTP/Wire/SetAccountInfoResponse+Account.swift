@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import LatchkeyWire
 
 extension SetAccountInfoResponse {

@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import LatchkeyWire
 
 /// An answer to a first factor: the session's tokens, or (for an account with second factors) the challenge that

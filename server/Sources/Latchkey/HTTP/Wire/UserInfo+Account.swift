@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import LatchkeyWire
 
 extension UserInfo {

@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 extension CopiedTable {
     /// The statement that reads one page of rows in key order: the first page, or the one after a key bound to the
     /// first placeholders (keyset pagination, so each page is an index range however deep the copy is).

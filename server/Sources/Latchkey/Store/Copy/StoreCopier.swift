@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import Logging
 
 /// Copies every table of one store into another, empty one, row for row (`latchkey copy`): how a deployment moves

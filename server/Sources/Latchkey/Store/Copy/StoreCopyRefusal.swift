@@ -1,3 +1,5 @@
+import LatchkeyDomain
+
 /// Why `latchkey copy` wrote nothing.
 package enum StoreCopyRefusal: Error, Equatable, CustomStringConvertible {
     /// The target holds rows (of these tables): a copy only fills a new, empty database.

@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import PostgresNIO
 
 extension PostgresStore {

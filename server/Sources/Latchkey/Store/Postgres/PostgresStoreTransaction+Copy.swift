@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import PostgresNIO
 
 /// Rows as stored, for `latchkey copy`: booleans are BOOLEAN, blobs BYTEA. A BIGSERIAL's sequence does not see ids

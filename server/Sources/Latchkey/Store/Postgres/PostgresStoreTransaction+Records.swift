@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 import PostgresNIO
 
 /// Audit events, rate counters and retention.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 import Logging
 
 /// The embedded store: one SQLite file in WAL mode, reached through a GRDB `DatabasePool`.

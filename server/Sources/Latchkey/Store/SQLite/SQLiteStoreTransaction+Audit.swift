@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     func record(_ event: AuditEvent) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     func coolOff(for email: EmailAddress, at now: Date) async throws -> Date? {

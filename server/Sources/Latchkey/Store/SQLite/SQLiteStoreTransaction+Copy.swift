@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 /// Rows as stored, for `latchkey copy`. Booleans are INTEGER 0 or 1; an AUTOINCREMENT table remembers the largest id
 /// ever inserted, copied ones included, so new rows need nothing more.

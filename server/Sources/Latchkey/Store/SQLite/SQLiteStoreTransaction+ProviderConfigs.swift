@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     func providerConfig(id: String) async throws -> ProviderConfig? {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     func rateWindow(key: String, at now: Int) async throws -> RateWindow? {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     /// One bounded `DELETE` per kind, each finding its rows through an index on the time that ends them.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 /// Sessions and their refresh tokens.
 extension SQLiteStoreTransaction {

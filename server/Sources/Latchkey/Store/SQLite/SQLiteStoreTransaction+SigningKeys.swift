@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     /// A key of an algorithm this build does not know is left out, as unreadable rows are elsewhere.

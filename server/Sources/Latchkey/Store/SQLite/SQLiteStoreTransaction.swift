@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyDomain
 
 /// `StoreTransaction` over one GRDB transaction, one file per concern. Dates are stored as Unix seconds (REAL).
 ///

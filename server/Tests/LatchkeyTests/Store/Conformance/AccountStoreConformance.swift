@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 @Suite(.outsideProcesses) struct AccountStoreConformance {

@@ -1,5 +1,6 @@
 import Foundation
 import Latchkey
+import LatchkeyDomain
 
 /// Values the conformance suites share.
 enum Fixture {

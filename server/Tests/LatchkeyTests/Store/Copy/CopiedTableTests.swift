@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// The description `latchkey copy` works from against each store's migrated schema: a table or a column a migration

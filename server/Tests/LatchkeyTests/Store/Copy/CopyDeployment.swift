@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Logging
 import Testing
 

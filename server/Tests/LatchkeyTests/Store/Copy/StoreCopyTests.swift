@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// `latchkey copy` in every direction this run can reach: a deployment populated over HTTP, copied, and served from

@@ -36,7 +36,7 @@ package struct CopiedTable: Sendable, Hashable, CustomStringConvertible {
     package var description: String { name }
 
     /// Where the key's columns sit in a row.
-    var keyIndexes: [Int] {
+    package var keyIndexes: [Int] {
         key.compactMap { name in columns.firstIndex { $0.name == name } }
     }
 

@@ -1,3 +1,4 @@
+import LatchkeyDomain
 import LatchkeyWire
 
 /// A wire request the HTTP layer decodes, with the Identity Toolkit code each of its fields is refused with.

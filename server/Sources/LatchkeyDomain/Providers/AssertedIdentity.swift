@@ -7,6 +7,16 @@ package struct AssertedIdentity: Sendable {
     package var refreshToken: String?
     /// The `context` given to `createAuthUri`.
     package var context: String?
+
+    package init(
+        identity: VerifiedIdentity, accessToken: String? = nil, accessTokenLifetime: Int? = nil, refreshToken: String? = nil, context: String? = nil
+    ) {
+        self.identity = identity
+        self.accessToken = accessToken
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshToken = refreshToken
+        self.context = context
+    }
 }
 
 /// Where a provider sign-in learns who signs in (Federation's `ProviderAssertion`): the credential checked with its

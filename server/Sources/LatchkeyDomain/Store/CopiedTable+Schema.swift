@@ -1,3 +1,4 @@
+
 extension CopiedTable {
     /// Every table that holds state, in an order that respects foreign keys (accounts before their identities,
     /// sessions before their refresh tokens). A test compares this with both stores' migrated schemas, so a migration

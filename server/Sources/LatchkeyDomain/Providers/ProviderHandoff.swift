@@ -14,7 +14,7 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
     case android(packageName: String, eventID: String)
 
     /// The URL the browser goes to with `link`.
-    func destination(link: String, sessionID: String, providerID: String, authDomain: String) -> String {
+    package func destination(link: String, sessionID: String, providerID: String, authDomain: String) -> String {
         guard case .web(let redirectURL) = self else { return appURL(("link", link), authDomain: authDomain) ?? "" }
         let base = redirectURL.split(separator: "#", maxSplits: 1).first.map(String.init) ?? redirectURL
         return base + "#" + QueryString.encode([("link", link), ("sessionId", sessionID), ("providerId", providerID)])
@@ -22,7 +22,7 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
 
     /// Where an app learns that its sign-in could not start, as the SDKs read it (`firebaseError`, a JSON object with
     /// `code` and `message`); nil for a web page, which gets a page instead.
-    func failure(code: String, message: String, authDomain: String) -> String? {
+    package func failure(code: String, message: String, authDomain: String) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let error = String(decoding: (try? encoder.encode(["code": code, "message": message])) ?? Data(), as: UTF8.self)
@@ -47,7 +47,7 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
 
     /// The URL scheme the iOS SDK listens on: the reversed OAuth client id (`com.googleusercontent.apps.123`), or
     /// `app-` and the Google app id with `:` as `-`. Nil when neither is plausible.
-    static func iOSScheme(clientID: String?, appID: String?) -> String? {
+    package static func iOSScheme(clientID: String?, appID: String?) -> String? {
         func plausible(_ scheme: String) -> String? {
             let allowed = scheme.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || ".-+".unicodeScalars.contains($0) }
             return allowed && (1...200).contains(scheme.count) && scheme.first?.isLetter == true ? scheme : nil
@@ -57,9 +57,9 @@ package enum ProviderHandoff: Codable, Sendable, Equatable {
         return nil
     }
 
-    var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
+    package var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
 
-    init?(json: String?) {
+    package init?(json: String?) {
         guard let json, let handoff = try? JSONDecoder().decode(Self.self, from: Data(json.utf8)) else { return nil }
         self = handoff
     }

@@ -19,7 +19,7 @@ package struct RetentionPolicy: Sendable, Equatable {
     }
 
     /// Each kind of row the sweeper removes, with the time before which rows of that kind are over.
-    func cutoffs(at now: Date) -> [(ExpiringRows, Date)] {
+    package func cutoffs(at now: Date) -> [(ExpiringRows, Date)] {
         [
             (.signInRequests, now.addingTimeInterval(-signInRequestsAfterExpiry)),
             // Delivered mail has no use left: its sealed content was dropped at delivery.
