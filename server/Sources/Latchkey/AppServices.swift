@@ -48,7 +48,7 @@ struct AppServices {
         notices = SecurityNotices(secret: secret, outbox: outbox)
         authentication = Authentication(tokens: tokens)
         lookup = AccountLookup(
-            store: store, tokens: tokens, enumerationProtection: enumerationProtection,
+            store: store, authentication: authentication, enumerationProtection: enumerationProtection,
             allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails)
         issuer = LinkIssuer(
             secret: secret, clock: clock, outbox: outbox, publicURL: configuration.publicURL,

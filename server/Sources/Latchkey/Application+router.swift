@@ -40,7 +40,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             assertion: ProviderAssertion(
                 providers: services.providers, discovery: services.discovery, verifier: IDTokenVerifier(discovery: services.discovery, clock: clock),
                 store: store, secret: secret, clock: clock),
-            tokens: services.tokens, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
+            authentication: services.authentication, limiter: limiter, clock: clock, finisher: finisher, notices: notices, recentLogin: recentLogin,
             allowsDuplicateEmails: configuration.identityProviders.allowsDuplicateEmails,
             enumerationProtection: configuration.security.emailEnumerationProtection))
     let administration = AccountAdministration(

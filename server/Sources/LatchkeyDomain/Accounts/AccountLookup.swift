@@ -3,15 +3,15 @@ import Foundation
 /// Who an ID token belongs to, and how an address can sign in (`lookup`, `createAuthUri`).
 package struct AccountLookup: Sendable {
     let store: any Store
-    let tokens: any TokenIssuer
+    let authentication: Authentication
     let enumerationProtection: Bool
     /// `signIn.allowDuplicateEmails`: an address then says nothing of the providers, each of which may have an
     /// account of its own with it, so only the address's own ways in are told.
     let allowsDuplicateEmails: Bool
 
-    package init(store: any Store, tokens: any TokenIssuer, enumerationProtection: Bool, allowsDuplicateEmails: Bool = false) {
+    package init(store: any Store, authentication: Authentication, enumerationProtection: Bool, allowsDuplicateEmails: Bool = false) {
         self.store = store
-        self.tokens = tokens
+        self.authentication = authentication
         self.enumerationProtection = enumerationProtection
         self.allowsDuplicateEmails = allowsDuplicateEmails
     }
@@ -19,7 +19,7 @@ package struct AccountLookup: Sendable {
     /// The user behind a valid ID token. Tokens issued before the account's `validSince` (a revocation,
     /// or the password strip of an email-link takeover) are `TOKEN_EXPIRED`.
     package func user(idToken: String) async throws -> UserRecord {
-        let claims = try await tokens.verifyIDToken(idToken)
+        let claims = try await authentication.claims(of: idToken)
         return try await store.read { transaction in
             try await transaction.userRecord(try await Authentication.account(of: claims, in: transaction), describing: true)
         }

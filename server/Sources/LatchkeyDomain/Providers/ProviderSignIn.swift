@@ -39,7 +39,7 @@ package struct ProviderSignIn: Sendable {
 
     let store: any Store
     let assertion: any IdentityAssertion
-    let tokens: any TokenIssuer
+    let authentication: Authentication
     let limiter: RateLimiter
     let clock: any WallClock
     let finisher: SignInFinisher
@@ -49,12 +49,12 @@ package struct ProviderSignIn: Sendable {
     let enumerationProtection: Bool
 
     package init(
-        store: any Store, assertion: any IdentityAssertion, tokens: any TokenIssuer, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher,
+        store: any Store, assertion: any IdentityAssertion, authentication: Authentication, limiter: RateLimiter, clock: any WallClock, finisher: SignInFinisher,
         notices: SecurityNotices, recentLogin: TimeInterval, allowsDuplicateEmails: Bool, enumerationProtection: Bool
     ) {
         self.store = store
         self.assertion = assertion
-        self.tokens = tokens
+        self.authentication = authentication
         self.limiter = limiter
         self.clock = clock
         self.finisher = finisher
@@ -76,7 +76,7 @@ package struct ProviderSignIn: Sendable {
         let asserted = try await assertion.assert(
             requestURI: request.requestUri, postBody: request.postBody, sessionID: request.sessionId, pendingToken: request.pendingToken)
         // The token's signature is checked before the write; its session and account inside it (`Authentication`).
-        let linking = try await request.idToken.asyncFlatMap { $0.isEmpty ? nil : try await tokens.verifyIDToken($0) }
+        let linking = try await request.idToken.asyncFlatMap { $0.isEmpty ? nil : try await authentication.claims(of: $0) }
         do {
             switch try await signIn(
                 asserted.identity, linking: linking, autoCreate: request.autoCreate ?? true, language: language, requester: caller.requester, logger: logger)
