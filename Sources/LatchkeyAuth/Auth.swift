@@ -64,6 +64,14 @@ public final class Auth: Sendable {
         return try await state.finish(SignInAnswer(answer), provider: nil, isNewUser: true)
     }
 
+    /// Signs in as the user a custom token names: one the app's backend minted with a service account's key (Firebase's
+    /// Admin SDKs' `create_custom_token`), creating the user the first time. The provider is `custom`.
+    public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
+        let answer: SignInWithCustomTokenResponse = try await backend.call(
+            "v1/accounts:signInWithCustomToken", SignInWithCustomTokenRequest(token: token))
+        return try await state.finish(SignInAnswer(answer), provider: "custom", isNewUser: answer.isNewUser)
+    }
+
     /// How the address can sign in (`password`, `emailLink`, a provider's id); empty for an unknown address, and
     /// always empty when the service protects against address enumeration.
     public func fetchSignInMethods(forEmail email: String) async throws -> [String] {

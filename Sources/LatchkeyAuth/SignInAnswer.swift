@@ -39,6 +39,12 @@ struct SignInAnswer {
             mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
     }
 
+    init(_ answer: SignInWithCustomTokenResponse) {
+        self.init(
+            idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn,
+            mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
+    }
+
     init(_ answer: SetAccountInfoResponse) {
         self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
     }

@@ -1,19 +1,21 @@
 // latchkey-signin: email-link sign-in from a terminal, built on LatchkeyAuth.
 //
-//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out] [--help]
+//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token] [--sign-out] [--help]
 //
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
-// in, and prints the ID token's claims. The session is kept in FILE (mode 0600; by default one per service), so the
+// in, and prints the ID token's claims. With --custom-token it signs in with a custom token a backend minted, read
+// from standard input (never from the command line, which other users can see). The session is kept in FILE (mode 0600; by default one per service), so the
 // next run against the same service is already signed in.
 import Foundation
 import LatchkeyAuth
 
 let usage = """
-    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--sign-out] [--help]
+    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token] [--sign-out] [--help]
       --service URL   the Latchkey service (default http://localhost:8080)
       --api-key KEY   one of its API keys (default dev-api-key)
       --session FILE  where the session is kept (default one per service: signin-SCHEME-HOST-PORT.json
                       in $XDG_CONFIG_HOME/latchkey, else ~/.config/latchkey)
+      --custom-token  sign in with a custom token read from standard input instead of an email link
       --sign-out      forget the stored session
       --help          print this
     """
@@ -24,6 +26,7 @@ struct Options {
     /// `nil` for the default: a file per service, so that no service is sent another's refresh token.
     var session: URL?
     var signOut = false
+    var customToken = false
     var help = false
 
     init(_ arguments: [String]) throws {
@@ -32,6 +35,7 @@ struct Options {
         while let flag = rest.popFirst() {
             switch flag {
             case "--sign-out": signOut = true
+            case "--custom-token": customToken = true
             case "--help", "-h": help = true
             case "--service", "--api-key", "--session":
                 guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value\n\(usage)") }
@@ -96,6 +100,9 @@ func run() async throws {
     if let signedIn = auth.currentUser {
         user = signedIn
         say("Already signed in as \(signedIn.email ?? signedIn.uid).")
+    } else if options.customToken {
+        user = try await auth.signIn(withCustomToken: try ask("Custom token:")).user
+        say("Signed in as \(user.uid).")
     } else {
         let email = try ask("Email address:")
         // The link leads back to the service itself: a terminal has no app to open it, the user pastes it here.

@@ -29,10 +29,11 @@ struct AppServices {
     let providers: ProviderDirectory
     let discovery: ProviderDiscovery
     let authorization: ProviderAuthorization
+    let customTokens: CustomTokenSignIn
 
     init(
         configuration: AppConfiguration, clock: any WallClock, store: any Store, secret: ServerSecret, tokens: JWTTokenIssuer, pages: PageRenderer,
-        metrics: ServiceMetrics, outbox: OutboxSignal
+        metrics: ServiceMetrics, outbox: OutboxSignal, discovery: ProviderDiscovery, serviceAccounts: ServiceAccountTokens
     ) {
         (self.configuration, self.clock, self.store, self.secret, self.tokens, self.pages, self.metrics) =
             (configuration, clock, store, secret, tokens, pages, metrics)
@@ -66,8 +67,9 @@ struct AppServices {
             store: store, authentication: authentication, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection,
             limiter: limiter, notices: notices, recentLogin: recentLogin, metrics: metrics.counters)
         providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
-        discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
+        self.discovery = discovery
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
+        customTokens = CustomTokenSignIn(store: store, verifier: serviceAccounts, finisher: finisher, limiter: limiter, clock: clock)
     }
 }
 

@@ -27,9 +27,13 @@ package func buildApplication(
     let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
     let mail = try makeMail(configuration)
     let outbox = OutboxSignal()
+    let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
+    let serviceAccounts = await ServiceAccountTokens(
+        configuration.serviceAccounts, projectID: configuration.projectID, acceptsUnsigned: isDevelopment, discovery: discovery, clock: clock)
     let services = AppServices(
         configuration: configuration, clock: clock, store: opened.store, secret: secret, tokens: tokens,
-        pages: try PageRenderer(templates: templates, development: isDevelopment), metrics: ServiceMetrics(), outbox: outbox)
+        pages: try PageRenderer(templates: templates, development: isDevelopment), metrics: ServiceMetrics(), outbox: outbox, discovery: discovery,
+        serviceAccounts: serviceAccounts)
     let metrics = services.metrics
     let observability = configuration.observability
     let metricsEndpoint = MetricsController(metrics: metrics, store: opened.store, clock: clock)
@@ -64,6 +68,13 @@ package func buildApplication(
             "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
+            "customTokens": "\(customTokenSummary(configuration))",
         ])
     return app
+}
+
+/// What signs custom tokens in, for the start-up line: development mode says that it takes unsigned ones too.
+private func customTokenSummary(_ configuration: AppConfiguration) -> String {
+    let accounts = "\(configuration.serviceAccounts.accounts.count) service accounts"
+    return configuration.mode == .development ? "\(accounts), and unsigned emulator tokens (development mode)" : accounts
 }

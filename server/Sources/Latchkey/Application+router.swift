@@ -81,6 +81,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         apps: configuration.apps, authorizedDomains: configuration.authorizedDomains, pages: pages, appName: configuration.appName,
         publicURL: configuration.publicURL)
     let appLinks = AppLinksController(apps: configuration.apps)
+    let customTokens = CustomTokenController(signIn: services.customTokens)
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -92,7 +93,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints]
+        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, customTokens.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
@@ -133,6 +134,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             .post("signupNewUser", use: accounts.signUp)
             .post("verifyPassword", use: accounts.signInWithPassword)
             .post("verifyAssertion", use: providerSignIn.signInWithIdp)
+            .post("verifyCustomToken", use: customTokens.signInWithCustomToken)
             .get("getProjectConfig", use: projectConfig.projectConfig)
     }
     // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.

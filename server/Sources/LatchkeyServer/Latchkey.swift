@@ -14,7 +14,7 @@ struct LatchkeyCommand: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             Serve.self, InitCommand.self, CheckConfig.self, KeysCommand.self, OutboxCommand.self, MigrateCommand.self, AuditCommand.self,
-            SweepCommand.self, CopyCommand.self, CoolOffCommand.self, ImportCommand.self, ExportCommand.self,
+            SweepCommand.self, CopyCommand.self, CoolOffCommand.self, ImportCommand.self, ExportCommand.self, ServiceAccountCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

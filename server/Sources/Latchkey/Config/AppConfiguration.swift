@@ -58,6 +58,7 @@ package struct AppConfiguration: Sendable {
     package var development: DevelopmentConfiguration
     package var identityProviders: IdentityProvidersConfiguration
     package var secondFactors: SecondFactorConfiguration
+    package var serviceAccounts: ServiceAccountsConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -123,6 +124,7 @@ package struct AppConfiguration: Sendable {
         self.development = DevelopmentConfiguration(&read)
         self.identityProviders = IdentityProvidersConfiguration(&read, mode: mode, environment: environment)
         self.secondFactors = SecondFactorConfiguration(&read)
+        self.serviceAccounts = ServiceAccountsConfiguration(&read, projectID: projectID)
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)

@@ -121,8 +121,3 @@ package struct IDTokenVerifier: Sendable {
         }
     }
 }
-
-/// For checking a signature only: the claims are checked above, each with its own reason.
-private struct SignatureOnly: JWTPayload {
-    func verify(using algorithm: some JWTAlgorithm) throws {}
-}

@@ -1,11 +1,11 @@
 import Foundation
 import LatchkeyDomain
 
-/// Each provider's discovery document and keys, fetched when first needed and kept for as long as the provider's
+/// Each provider's discovery document and keys (and each service account's published keys), fetched when first needed and kept for as long as the provider's
 /// `Cache-Control: max-age` says (an hour when it says nothing, a day at most).
 ///
 /// A token naming a key not in the kept set fetches the keys again (the provider rotated), at most once every ten
-/// seconds per provider, so that forged `kid`s cannot make Latchkey hammer it.
+/// seconds per key URL, so that forged `kid`s cannot make Latchkey hammer it.
 package actor ProviderDiscovery {
     private struct Kept<Value: Sendable>: Sendable {
         let value: Value
@@ -22,6 +22,7 @@ package actor ProviderDiscovery {
     /// providers with `allowInsecureIssuer`.
     private let allowsInsecureIssuers: Bool
     private var metadata: [String: Kept<ProviderMetadata>] = [:]
+    /// By the URL they were fetched from.
     private var keys: [String: Kept<ProviderKeySet>] = [:]
     private var lastKeyFetch: [String: Date] = [:]
 
@@ -45,15 +46,21 @@ package actor ProviderDiscovery {
 
     /// The provider's keys; fetched again first when `kid` is one they lack and the last fetch is long enough ago.
     func keys(of metadata: ProviderMetadata, forKeyID kid: String?) async throws(ProviderFailure) -> ProviderKeySet {
+        try await keys(at: metadata.jwksURI, forKeyID: kid)
+    }
+
+    /// The keys published at `url` (a JWKS, or a service account's x509 metadata), kept by the same rules.
+    func keys(at url: URL, forKeyID kid: String?) async throws(ProviderFailure) -> ProviderKeySet {
         let now = clock.now
-        if let kept = keys[metadata.issuer], kept.until > now {
+        let address = url.absoluteString
+        if let kept = keys[address], kept.until > now {
             guard let kid, !kept.value.contains(kid) else { return kept.value }
-            if let last = lastKeyFetch[metadata.issuer], now.timeIntervalSince(last) < Self.keyRefetchInterval { return kept.value }
+            if let last = lastKeyFetch[address], now.timeIntervalSince(last) < Self.keyRefetchInterval { return kept.value }
         }
-        lastKeyFetch[metadata.issuer] = now
-        let answer = try await http.get(metadata.jwksURI, "keys")
+        lastKeyFetch[address] = now
+        let answer = try await http.get(url, "keys")
         let fetched = try await ProviderKeySet(document: answer.body)
-        keys[metadata.issuer] = Kept(value: fetched, until: lifetime(answer))
+        keys[address] = Kept(value: fetched, until: lifetime(answer))
         return fetched
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import JWTKit
 
-/// A provider's published ID-token keys (its JWKS), each parsed once into a key collection that verifies with it.
+/// A provider's published ID-token keys (its JWKS), or a service account's (its JWKS, Google's x509 metadata, or the
+/// PEMs configured for it), each parsed once into a key collection that verifies with it.
 package struct ProviderKeySet: Sendable {
     package struct Key: Sendable {
         /// The key's `kid`, or `#index` for a key published without one, so that a token without `kid` can still be
@@ -17,8 +18,12 @@ package struct ProviderKeySet: Sendable {
     /// JWTKit cannot read, is left out without losing the others. A key without `kid` is kept under `#index` (JWTKit
     /// refuses a key without one, so it is given that id to read it).
     package init(document: Data) async throws(ProviderFailure) {
-        guard let set = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any], let entries = set["keys"] as? [Any] else {
-            throw .invalidResponse("keys failed: not a JWK set")
+        guard let set = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] else { throw .invalidResponse("keys failed: not a JWK set") }
+        guard let entries = set["keys"] as? [Any] else {
+            // Google's x509 metadata of a service account: `{kid: certificate}`.
+            guard let certificates = set as? [String: String], !certificates.isEmpty else { throw .invalidResponse("keys failed: not a JWK set") }
+            self = await ProviderKeySet(pems: certificates.sorted { $0.key < $1.key }.map { (id: $0.key, pem: $0.value) })
+            return
         }
         var keys: [Key] = []
         for (index, entry) in entries.enumerated() {
@@ -35,6 +40,22 @@ package struct ProviderKeySet: Sendable {
         self.keys = keys
     }
 
+    /// RSA public keys or X.509 certificates in PEM, each under its id; one JWTKit cannot read as RSA is left out.
+    package init(pems: [(id: String, pem: String)]) async {
+        var keys: [Key] = []
+        for entry in pems {
+            guard let key = Self.rsaKey(pem: entry.pem) else { continue }
+            // Added without a `kid`, so that it verifies whatever the token names: `candidates` chooses the keys to try.
+            keys.append(Key(id: entry.id, type: .rsa, verifier: await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256)))
+        }
+        self.keys = keys
+    }
+
+    /// An RSA public key, or the one an X.509 certificate holds.
+    package static func rsaKey(pem: String) -> Insecure.RSA.PublicKey? {
+        (try? Insecure.RSA.PublicKey(pem: pem)) ?? (try? Insecure.RSA.PublicKey(certificatePEM: pem))
+    }
+
     func contains(_ kid: String) -> Bool {
         keys.contains { $0.id == kid }
     }
@@ -46,4 +67,9 @@ package struct ProviderKeySet: Sendable {
         let type: JWK.KeyType = algorithm.hasPrefix("ES") ? .ecdsa : .rsa
         return keys.filter { $0.type == type }
     }
+}
+
+/// For checking a signature only: whoever verifies with a key set checks the claims, each with its own reason.
+struct SignatureOnly: JWTPayload {
+    func verify(using algorithm: some JWTAlgorithm) throws {}
 }

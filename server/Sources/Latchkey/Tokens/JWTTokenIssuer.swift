@@ -28,9 +28,12 @@ package struct JWTTokenIssuer: TokenIssuer {
     }
 
     /// An ID token for `user`, valid for the configured lifetime from `now`, signed by the key active at `now`.
-    /// With `secondFactor` (an enrollment id) the token says the session passed that TOTP factor.
+    /// With `secondFactor` (an enrollment id) the token says the session passed that TOTP factor. A custom token's
+    /// `developerClaims` win over the account's custom claims of the same name, as in Firebase's emulator
+    /// (firebase-tools `src/emulator/auth/operations.ts`, `generateJwt`).
     package func makeIDToken(
-        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String? = nil
+        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String? = nil,
+        developerClaims: CustomClaims? = nil
     ) throws -> String {
         guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
         let account = user.account
@@ -51,7 +54,7 @@ package struct JWTTokenIssuer: TokenIssuer {
             firebase: .init(
                 identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor.map { _ in SecondFactor.kind },
                 secondFactorIdentifier: secondFactor),
-            customClaims: account.customClaims?.members ?? [:]
+            customClaims: (account.customClaims?.members ?? [:]).merging(developerClaims?.members ?? [:]) { _, developer in developer }
         )
         return try signer.sign(IDTokenPayload(claims))
     }

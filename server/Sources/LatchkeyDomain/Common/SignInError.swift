@@ -41,6 +41,12 @@ package enum SignInError: Error, Sendable, Equatable {
     case claimsTooLarge
     /// A custom claim of a name the token sets itself.
     case forbiddenClaim(String)
+    case missingCustomToken
+    /// A custom token that is not one a configured service account signed for this server, now; the reason follows
+    /// the code, as Firebase's backend words it.
+    case invalidCustomToken(String)
+    /// A custom token signed by a service account of another project.
+    case credentialMismatch
     case emailNotFound
     case invalidPassword
     case invalidLoginCredentials
@@ -154,6 +160,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidClaims: "INVALID_CLAIMS"
         case .claimsTooLarge: "CLAIMS_TOO_LARGE"
         case .forbiddenClaim: "FORBIDDEN_CLAIM"
+        case .missingCustomToken: "MISSING_CUSTOM_TOKEN"
+        case .invalidCustomToken: "INVALID_CUSTOM_TOKEN"
+        case .credentialMismatch: "CREDENTIAL_MISMATCH"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"
@@ -220,6 +229,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidClaims: "Custom claims must be a JSON object."
         case .claimsTooLarge: "Custom claims must be at most \(CustomClaims.maximumBytes) bytes."
         case .forbiddenClaim(let name): name
+        case .invalidCustomToken(let reason): reason
+        case .credentialMismatch: "The custom token corresponds to a different audience."
         default: nil
         }
     }

@@ -29,9 +29,16 @@ package struct SecondFactorPolicy: Sendable, Equatable {
         guard isEnabled else { throw .secondFactorsDisabled }
     }
 
-    /// Whether a session signed in with `provider` may enroll a factor, and whether such a sign-in is asked for one:
-    /// Firebase offers second factors to neither anonymous, custom-token, phone nor Game Center sign-ins.
+    /// Whether a session signed in with `provider` may enroll a factor: Firebase offers second factors to neither
+    /// anonymous, custom-token, phone nor Game Center sign-ins.
     static func supports(firstFactor provider: SignInProvider) -> Bool {
-        ![SignInProvider.anonymous.id, "custom", "phone", "gc.apple.com"].contains(provider.id)
+        ![SignInProvider.anonymous.id, SignInProvider.custom.id, "phone", "gc.apple.com"].contains(provider.id)
+    }
+
+    /// Whether a sign-in with `provider` to an account with factors stops at them. Unlike Firebase, a custom token does:
+    /// it proves only what the backend that minted it checked, and the factors were enrolled to guard the account
+    /// whatever the first factor.
+    static func challenges(firstFactor provider: SignInProvider) -> Bool {
+        provider == .custom || supports(firstFactor: provider)
     }
 }

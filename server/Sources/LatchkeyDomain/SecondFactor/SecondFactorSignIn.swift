@@ -104,6 +104,7 @@ package struct SecondFactorSignIn: Sendable {
                     account: pending.applied(to: account), stored: account, provider: challenge.signInProvider, identity: pending.identity,
                     requester: requester, auditDetail: "second factor")
                 attempt.replacesProviderIdentities = pending.replacesProviderIdentities
+                attempt.developerClaims = pending.developerClaims
                 attempt.secondFactor = .carried(factor.id)
                 return try await finisher.finish(attempt, at: now, in: transaction)
             }

@@ -26,6 +26,8 @@ package struct PendingSignIn: Sendable, Equatable {
     package var identity: Identity?
     /// Whether the account's other identities of the same provider go first (`SignInFinisher.Attempt.replacesProviderIdentities`).
     package var replacesProviderIdentities = false
+    /// The custom token's claims its session will carry (`SignInFinisher.Attempt.developerClaims`).
+    package var developerClaims: CustomClaims?
 
     package init() {}
 
@@ -41,6 +43,7 @@ package struct PendingSignIn: Sendable, Equatable {
         photoURL = change(\.photoURL)
         identity = attempt.identity
         replacesProviderIdentities = attempt.replacesProviderIdentities
+        developerClaims = attempt.developerClaims
     }
 
     /// `account` as the sign-in leaves it.
@@ -63,7 +66,7 @@ package struct PendingSignIn: Sendable, Equatable {
         let stored = Stored(
             email: pending.email.map { .init(value: $0.value?.value) }, isEmailVerified: pending.isEmailVerified?.value,
             displayName: pending.displayName.map { .init(value: $0.value) }, photoURL: pending.photoURL.map { .init(value: $0.value) },
-            identity: identity, replacesProviderIdentities: pending.replacesProviderIdentities)
+            identity: identity, replacesProviderIdentities: pending.replacesProviderIdentities, developerClaims: pending.developerClaims?.json)
         return String(decoding: (try? JSONEncoder().encode(stored)) ?? Data(), as: UTF8.self)
     }
 
@@ -91,6 +94,7 @@ package struct PendingSignIn: Sendable, Equatable {
                 photoURL: identity.photoURL, rawProfile: identity.rawProfile, createdAt: Date(timeIntervalSince1970: identity.createdAt))
         }
         pending.replacesProviderIdentities = stored.replacesProviderIdentities
+        pending.developerClaims = stored.developerClaims.map(CustomClaims.init(stored:))
         return pending
     }
 
@@ -117,5 +121,6 @@ package struct PendingSignIn: Sendable, Equatable {
         var photoURL: Field?
         var identity: Identity?
         var replacesProviderIdentities: Bool
+        var developerClaims: String?
     }
 }

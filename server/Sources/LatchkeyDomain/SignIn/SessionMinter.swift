@@ -10,17 +10,21 @@ package struct SessionMinter: Sendable {
         self.secret = secret
     }
 
-    /// A fresh refresh token opening a new session signed in with `provider` (and `secondFactor`, an enrollment id) at
-    /// `now` (`makeRefreshToken(rotating:)` rotates within a session).
-    func makeRefreshToken(signingInWith provider: SignInProvider, secondFactor: String? = nil, at now: Date) -> IssuedRefreshToken {
+    /// A fresh refresh token opening a new session signed in with `provider` (and `secondFactor`, an enrollment id,
+    /// and a custom token's `developerClaims`) at `now` (`makeRefreshToken(rotating:)` rotates within a session).
+    func makeRefreshToken(
+        signingInWith provider: SignInProvider, secondFactor: String? = nil, developerClaims: CustomClaims? = nil, at now: Date
+    ) -> IssuedRefreshToken {
         IssuedRefreshToken(
-            token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider, secondFactor: secondFactor)
+            token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider, secondFactor: secondFactor,
+            developerClaims: developerClaims)
     }
 
     /// The refresh token that replaces a used one of `session`.
     func makeRefreshToken(rotating session: SessionRecord) -> IssuedRefreshToken {
         IssuedRefreshToken(
-            token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider, secondFactor: session.secondFactor)
+            token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider, secondFactor: session.secondFactor,
+            developerClaims: session.developerClaims)
     }
 
     /// The signed ID token and the refresh token for `user`; the ID token names its session (`sid`), so revoking the
@@ -28,7 +32,7 @@ package struct SessionMinter: Sendable {
     func session(for user: UserRecord, authTime: Date, refresh: IssuedRefreshToken, now: Date, isNewUser: Bool) throws -> Session {
         let idToken = try tokens.makeIDToken(
             for: user, authTime: authTime, now: now, sessionID: refresh.sessionID, signInProvider: refresh.provider,
-            secondFactor: refresh.secondFactor)
+            secondFactor: refresh.secondFactor, developerClaims: refresh.developerClaims)
         return Session(account: user.account, idToken: idToken, refreshToken: refresh.token, expiresIn: tokens.lifetime, isNewUser: isNewUser)
     }
 }
@@ -42,13 +46,15 @@ struct IssuedRefreshToken: Sendable {
     let provider: SignInProvider
     /// The enrollment id of the second factor the session passed.
     let secondFactor: String?
+    let developerClaims: CustomClaims?
 
-    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider, secondFactor: String?) {
+    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider, secondFactor: String?, developerClaims: CustomClaims?) {
         self.token = token
         self.hash = secret.hash(token, for: .refreshToken)
         self.sessionID = sessionID
         self.provider = provider
         self.secondFactor = secondFactor
+        self.developerClaims = developerClaims
     }
 
     /// The row to store.
@@ -58,6 +64,8 @@ struct IssuedRefreshToken: Sendable {
 
     /// The session it opens, signed in at `authTime`.
     func session(accountID: String, authTime: Date, now: Date) -> SessionRecord {
-        SessionRecord(id: sessionID, accountID: accountID, signInProvider: provider, secondFactor: secondFactor, authTime: authTime, createdAt: now)
+        SessionRecord(
+            id: sessionID, accountID: accountID, signInProvider: provider, secondFactor: secondFactor, developerClaims: developerClaims,
+            authTime: authTime, createdAt: now)
     }
 }

@@ -10,6 +10,9 @@ package struct SessionRecord: Sendable, Equatable {
     package var signInProvider: SignInProvider
     /// The enrollment id of the second factor the session passed, if it passed one; its tokens say so.
     package var secondFactor: String?
+    /// The claims of the custom token that opened the session (its `claims`), which every ID token of the session
+    /// carries, through refreshes, as Firebase's do.
+    package var developerClaims: CustomClaims?
     /// When the user signed in; carried through every refresh into `auth_time`.
     package var authTime: Date
     package var createdAt: Date
@@ -19,13 +22,14 @@ package struct SessionRecord: Sendable, Equatable {
     package var isRevokedWithAccount: Bool
 
     package init(
-        id: String, accountID: String, signInProvider: SignInProvider, secondFactor: String? = nil, authTime: Date, createdAt: Date,
-        revokedAt: Date? = nil, isRevokedWithAccount: Bool = false
+        id: String, accountID: String, signInProvider: SignInProvider, secondFactor: String? = nil, developerClaims: CustomClaims? = nil,
+        authTime: Date, createdAt: Date, revokedAt: Date? = nil, isRevokedWithAccount: Bool = false
     ) {
         self.id = id
         self.accountID = accountID
         self.signInProvider = signInProvider
         self.secondFactor = secondFactor
+        self.developerClaims = developerClaims
         self.authTime = authTime
         self.createdAt = createdAt
         self.revokedAt = revokedAt
@@ -54,6 +58,8 @@ package struct SignInProvider: Sendable, Hashable, CustomStringConvertible {
     /// A password, and an email link too: Firebase files email-link sign-in under the password provider.
     package static let password = SignInProvider(id: "password")
     package static let anonymous = SignInProvider(id: "anonymous")
+    /// A custom token minted by the app's backend.
+    package static let custom = SignInProvider(id: "custom")
 
     package var description: String { id }
 

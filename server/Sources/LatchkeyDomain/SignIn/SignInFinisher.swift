@@ -27,6 +27,8 @@ package struct SignInFinisher: Sendable {
         package var replacesProviderIdentities = false
         /// Whether an enrolled second factor is asked for, or was passed already.
         package var secondFactor = SecondFactorStep.askIfEnrolled
+        /// A custom token's claims, which every ID token of the new session carries.
+        package var developerClaims: CustomClaims?
         package var requester = RequesterSummary()
         /// A few words for the audit event.
         package var auditDetail: String?
@@ -122,7 +124,9 @@ package struct SignInFinisher: Sendable {
         }
         let isNewUser = attempt.stored == nil
         let carried = if case .carried(let id) = attempt.secondFactor { id } else { String?.none }
-        let refresh = try await open(accountID: account.id, provider: attempt.provider, secondFactor: carried, authTime: now, at: now, in: transaction)
+        let refresh = try await open(
+            accountID: account.id, provider: attempt.provider, secondFactor: carried, developerClaims: attempt.developerClaims, authTime: now, at: now,
+            in: transaction)
         try await transaction.record(
             AuditEvent(
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,
@@ -157,9 +161,10 @@ package struct SignInFinisher: Sendable {
 
     /// Opens a session in the caller's transaction and returns its first refresh token: the only place sessions begin.
     private func open(
-        accountID: String, provider: SignInProvider, secondFactor: String?, authTime: Date, at now: Date, in transaction: any StoreTransaction
+        accountID: String, provider: SignInProvider, secondFactor: String?, developerClaims: CustomClaims? = nil, authTime: Date, at now: Date,
+        in transaction: any StoreTransaction
     ) async throws -> IssuedRefreshToken {
-        let refresh = minter.makeRefreshToken(signingInWith: provider, secondFactor: secondFactor, at: now)
+        let refresh = minter.makeRefreshToken(signingInWith: provider, secondFactor: secondFactor, developerClaims: developerClaims, at: now)
         try await transaction.insert(refresh.session(accountID: accountID, authTime: authTime, now: now))
         try await transaction.insert(refresh.record(now: now))
         return refresh
@@ -169,7 +174,7 @@ package struct SignInFinisher: Sendable {
     /// is one they apply to, and the sign-in has not passed one already.
     private func factorsToAsk(_ attempt: Attempt, in transaction: any StoreTransaction) async throws -> [SecondFactor] {
         guard secondFactors.isEnabled, attempt.stored != nil, attempt.secondFactor == .askIfEnrolled,
-            SecondFactorPolicy.supports(firstFactor: attempt.provider)
+            SecondFactorPolicy.challenges(firstFactor: attempt.provider)
         else { return [] }
         return try await transaction.secondFactors(accountID: attempt.account.id)
     }

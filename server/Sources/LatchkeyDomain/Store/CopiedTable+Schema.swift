@@ -10,6 +10,7 @@ extension CopiedTable {
             [
                 ("id", .text), ("account_id", .text), ("sign_in_provider", .text), ("second_factor", .text), ("auth_time", .real),
                 ("created_at", .real), ("revoked_at", .real), ("revoked_with_account", .boolean),
+                ("developer_claims", .text),
             ]),
         CopiedTable(
             "refresh_tokens", key: ["id"],

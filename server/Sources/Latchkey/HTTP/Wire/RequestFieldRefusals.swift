@@ -203,3 +203,9 @@ extension FinalizeMfaSignInRequest: RefusedFields {
 extension UploadAccountRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? { nil }
 }
+
+extension SignInWithCustomTokenRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "token" ? .invalidCustomToken("The custom token must be a string.") : nil
+    }
+}

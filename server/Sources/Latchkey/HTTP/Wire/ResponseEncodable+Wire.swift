@@ -14,6 +14,7 @@ extension CancelRecoverEmailResponse: @retroactive ResponseEncodable {}
 extension UploadAccountResponse: @retroactive ResponseEncodable {}
 extension SignInWithIdpResponse: @retroactive ResponseEncodable {}
 extension CreateAuthUriResponse: @retroactive ResponseEncodable {}
+extension SignInWithCustomTokenResponse: @retroactive ResponseEncodable {}
 extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension SetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension DeleteAccountResponse: @retroactive ResponseEncodable {}

@@ -27,3 +27,4 @@ extension FirstFactorResponse {
 extension VerifyPasswordResponse: FirstFactorResponse {}
 extension EmailLinkSigninResponse: FirstFactorResponse {}
 extension SignInWithIdpResponse: FirstFactorResponse {}
+extension SignInWithCustomTokenResponse: FirstFactorResponse {}

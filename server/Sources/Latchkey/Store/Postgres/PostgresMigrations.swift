@@ -252,5 +252,10 @@ enum PostgresMigrations {
             "v11: outbox formats left to the domain",
             "ALTER TABLE outbox DROP CONSTRAINT outbox_format_check;"
         ),
+        (
+            // The claims of the custom token that opened a session (`SessionRecord.developerClaims`, JSON): SQLite's v22.
+            "v12: a custom token's claims on its session",
+            "ALTER TABLE sessions ADD COLUMN developer_claims TEXT;"
+        ),
     ]
 }

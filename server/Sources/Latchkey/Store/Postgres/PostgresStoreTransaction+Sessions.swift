@@ -6,9 +6,9 @@ extension PostgresStoreTransaction {
     func insert(_ session: SessionRecord) async throws {
         try await execute(
             """
-            INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, auth_time, created_at)
-            VALUES (\(session.id), \(session.accountID), \(session.signInProvider.id), \(session.secondFactor), \(session.authTime.timeIntervalSince1970),
-                \(session.createdAt.timeIntervalSince1970))
+            INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, developer_claims, auth_time, created_at)
+            VALUES (\(session.id), \(session.accountID), \(session.signInProvider.id), \(session.secondFactor), \(session.developerClaims?.json),
+                \(session.authTime.timeIntervalSince1970), \(session.createdAt.timeIntervalSince1970))
             """)
     }
 
@@ -18,6 +18,7 @@ extension PostgresStoreTransaction {
                 id: try row["id"].decode(String.self), accountID: try row["account_id"].decode(String.self),
                 signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)),
                 secondFactor: try row["second_factor"].decode(String?.self),
+                developerClaims: try row["developer_claims"].decode(String?.self).map(CustomClaims.init(stored:)),
                 authTime: Date(timeIntervalSince1970: try row["auth_time"].decode(Double.self)),
                 createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
                 revokedAt: Self.date(try row["revoked_at"].decode(Double?.self)), isRevokedWithAccount: try row["revoked_with_account"].decode(Bool.self))

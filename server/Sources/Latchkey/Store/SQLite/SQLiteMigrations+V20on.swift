@@ -41,5 +41,11 @@ extension SQLiteMigrations {
             CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
             """
         ),
+        (
+            // The claims of the custom token that opened a session (`SessionRecord.developerClaims`, JSON), which its
+            // ID tokens carry through refreshes.
+            "v22: a custom token's claims on its session",
+            "ALTER TABLE sessions ADD COLUMN developer_claims TEXT;"
+        ),
     ]
 }

@@ -7,11 +7,12 @@ extension SQLiteStoreTransaction {
     func insert(_ session: SessionRecord) async throws {
         try execute(
             sql: """
-                INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, auth_time, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, developer_claims, auth_time, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                session.id, session.accountID, session.signInProvider.id, session.secondFactor, session.authTime.timeIntervalSince1970,
-                session.createdAt.timeIntervalSince1970,
+                session.id, session.accountID, session.signInProvider.id, session.secondFactor, session.developerClaims?.json,
+                session.authTime.timeIntervalSince1970, session.createdAt.timeIntervalSince1970,
             ])
     }
 
@@ -19,7 +20,7 @@ extension SQLiteStoreTransaction {
         try row(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map { row in
             SessionRecord(
                 id: row["id"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
-                secondFactor: row["second_factor"], authTime: Date(timeIntervalSince1970: row["auth_time"]),
+                secondFactor: row["second_factor"], developerClaims: (row["developer_claims"] as String?).map(CustomClaims.init(stored:)), authTime: Date(timeIntervalSince1970: row["auth_time"]),
                 createdAt: Date(timeIntervalSince1970: row["created_at"]), revokedAt: Self.date(row["revoked_at"]),
                 isRevokedWithAccount: row["revoked_with_account"])
         }
