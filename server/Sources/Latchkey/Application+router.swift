@@ -82,6 +82,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         publicURL: configuration.publicURL)
     let appLinks = AppLinksController(apps: configuration.apps)
     let customTokens = CustomTokenController(signIn: services.customTokens)
+    let tokenRevocation = TokenRevocationController(
+        revocation: AppleTokenRevocation(lookup: lookup, providers: services.providers, discovery: services.discovery, clock: clock))
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -107,12 +109,12 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             projectAdmin.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
         }
-        // Identity Toolkit v2: second factors, and the admin API for identity providers and the project's configuration.
+        // Identity Toolkit v2: second factors, Apple's token revocation, and the admin API for identity providers and the project's configuration.
         for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
-            group.addRoutes(secondFactors.endpoints)
+            [secondFactors.endpoints, tokenRevocation.endpoints].forEach { group.addRoutes($0) }
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
-            project.addRoutes(secondFactors.endpoints)
+            [secondFactors.endpoints, tokenRevocation.endpoints].forEach { project.addRoutes($0) }
             let projectAdmin = project.group(context: AdminRequestContext.self)
             projectAdmin.addRoutes(providerConfigs.endpoints)
             projectAdmin.get("config", use: projectConfig.adminConfig)

@@ -21,6 +21,9 @@ import LatchkeyDomain
 /// - `graphURL` (string, `facebook.com` only, default `https://graph.facebook.com`): where Facebook's Graph API checks
 ///   the access tokens of classic Facebook Login (tests point it at a local stub). Those need `clientSecret`, the app
 ///   secret.
+/// - `appleKeyId`, `appleTeamId` (strings) and `applePrivateKey` (`{"env": NAME}` or `{"file": PATH}`, never inline: the
+///   `.p8` key), `apple.com` only: the Sign in with Apple key that signs the `client_secret` of Apple's token revocation
+///   (`accounts:revokeToken`, which App Store rules ask for when an account is deleted). All three or none.
 package struct IdentityProviderSettings: Sendable, Equatable {
     /// Whether a provider's `email_verified` proves that the address is the user's.
     package enum EmailTrust: String, Sendable, CaseIterable {
@@ -49,6 +52,8 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     package var clockSkewSeconds: Int
     /// Facebook's Graph API, for `facebook.com` only.
     package var graphURL: URL?
+    /// The key that signs Apple's `client_secret`, for `apple.com` only.
+    package var appleKey: AppleClientSecret?
 
     package init(
         providerID: String, issuer: URL, clientID: String, clientSecret: String? = nil, responseType: ProviderResponseType = .idToken,
@@ -77,7 +82,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     package static let defaultScopes = ["openid", "email", "profile"]
     static let fields = [
         "providerId", "displayName", "enabled", "issuer", "clientId", "clientSecret", "responseType", "scopes", "emailTrust",
-        "tokenEndpointAuthMethod", "pkce", "allowInsecureIssuer", "clockSkewSeconds", "graphURL",
+        "tokenEndpointAuthMethod", "pkce", "allowInsecureIssuer", "clockSkewSeconds", "graphURL", "appleKeyId", "appleTeamId", "applePrivateKey",
     ]
 
     /// Whether `id` names a provider of one's own: `oidc.` and 1 to 64 of lower-case letters, digits, `.`, `_`, `-`
@@ -137,8 +142,33 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         } else if let graphURL, !Self.isIssuer(graphURL, allowingHTTP: allowsInsecureIssuer || allowsInsecureIssuers) {
             problem("graphURL", "must be an https URL without query or fragment (http only with allowInsecureIssuer)")
         }
+        appleKey = Self.appleKey(&read, prefix, isApple: builtIn == .apple, environment: environment, problem: problem)
         for found in problems { read.problems.add("\(prefix).\(found.field)", found.text) }
         guard problems.isEmpty else { return nil }
+    }
+
+    /// `appleKeyId`, `appleTeamId` and `applePrivateKey`, all three or none, on `apple.com` only.
+    private static func appleKey(
+        _ read: inout ConfigSectionReader, _ prefix: String, isApple: Bool, environment: [String: String], problem: (String, String) -> Void
+    ) -> AppleClientSecret? {
+        let keyID = read.string("\(prefix).appleKeyId")
+        let teamID = read.string("\(prefix).appleTeamId")
+        let pem = secret(&read, "\(prefix).applePrivateKey", mode: .production, environment: environment, inline: false) { problem("applePrivateKey", $0) }
+        guard keyID != nil || teamID != nil || pem != nil else { return nil }
+        guard isApple else {
+            problem("appleKeyId", "appleKeyId, appleTeamId and applePrivateKey are for apple.com only")
+            return nil
+        }
+        guard let keyID, let teamID, let pem else {
+            problem("appleKeyId", "appleKeyId, appleTeamId and applePrivateKey go together")
+            return nil
+        }
+        do {
+            return try AppleClientSecret(keyID: keyID, teamID: teamID, privateKeyPEM: pem)
+        } catch {
+            problem("applePrivateKey", "must be the Sign in with Apple key (.p8): a P-256 private key in PEM")
+            return nil
+        }
     }
 
     /// An issuer is an absolute https URL (http when allowed) with a host and no query or fragment.
@@ -149,9 +179,10 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         return components.scheme == "https" || (allowingHTTP && components.scheme == "http")
     }
 
-    /// A secret given by reference (`{"env": NAME}`, `{"file": PATH}`), or inline in development mode.
+    /// A secret given by reference (`{"env": NAME}`, `{"file": PATH}`), or, when `inline` allows, inline in development mode.
     private static func secret(
-        _ read: inout ConfigSectionReader, _ key: String, mode: AppConfiguration.Mode, environment: [String: String], problem: (String) -> Void
+        _ read: inout ConfigSectionReader, _ key: String, mode: AppConfiguration.Mode, environment: [String: String], inline allowsInline: Bool = true,
+        problem: (String) -> Void
     ) -> String? {
         if let variable = read.string("\(key).env") {
             guard let value = environment[variable], !value.isEmpty else {
@@ -170,6 +201,10 @@ package struct IdentityProviderSettings: Sendable, Equatable {
             return value.isEmpty ? nil : value
         }
         guard let inline = read.string(key, isSecret: true) else { return nil }
+        guard allowsInline else {
+            problem("give it as {\"env\": NAME} or {\"file\": PATH}, never inline in the file")
+            return nil
+        }
         if mode == .production { problem("give it as {\"env\": NAME} or {\"file\": PATH}: a secret inline in the file is for development mode only") }
         return inline.isEmpty ? nil : inline
     }

@@ -11,6 +11,8 @@ struct ProviderMetadata: Sendable, Equatable {
     let tokenEndpointAuthMethods: [String]?
     /// The ID-token algorithms it signs with; RS256 when it does not say (OpenID Connect Discovery's default).
     let signingAlgorithms: [String]
+    /// Where tokens are revoked (RFC 7009; Apple's `/auth/revoke`), when the provider says.
+    let revocationEndpoint: URL?
 
     private struct Document: Decodable {
         let issuer: String?
@@ -19,6 +21,7 @@ struct ProviderMetadata: Sendable, Equatable {
         let token_endpoint: String?
         let token_endpoint_auth_methods_supported: [String]?
         let id_token_signing_alg_values_supported: [String]?
+        let revocation_endpoint: String?
     }
 
     /// Where `issuer`'s document is: the issuer without a trailing slash, then the well-known path.
@@ -48,5 +51,6 @@ struct ProviderMetadata: Sendable, Equatable {
         tokenEndpoint = endpoint(document.token_endpoint)
         tokenEndpointAuthMethods = document.token_endpoint_auth_methods_supported
         signingAlgorithms = document.id_token_signing_alg_values_supported ?? ["RS256"]
+        revocationEndpoint = endpoint(document.revocation_endpoint)
     }
 }

@@ -47,6 +47,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidCustomToken(String)
     /// A custom token signed by a service account of another project.
     case credentialMismatch
+    /// A request missing a field it needs, or with one it cannot use, where Firebase answers Google's generic code.
+    case invalidArgument(String)
     case emailNotFound
     case invalidPassword
     case invalidLoginCredentials
@@ -163,6 +165,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .missingCustomToken: "MISSING_CUSTOM_TOKEN"
         case .invalidCustomToken: "INVALID_CUSTOM_TOKEN"
         case .credentialMismatch: "CREDENTIAL_MISMATCH"
+        case .invalidArgument: "INVALID_ARGUMENT"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"
@@ -229,7 +232,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidClaims: "Custom claims must be a JSON object."
         case .claimsTooLarge: "Custom claims must be at most \(CustomClaims.maximumBytes) bytes."
         case .forbiddenClaim(let name): name
-        case .invalidCustomToken(let reason): reason
+        case .invalidCustomToken(let reason), .invalidArgument(let reason): reason
         case .credentialMismatch: "The custom token corresponds to a different audience."
         default: nil
         }

@@ -209,3 +209,14 @@ extension SignInWithCustomTokenRequest: RefusedFields {
         field == "token" ? .invalidCustomToken("The custom token must be a string.") : nil
     }
 }
+
+extension RevokeTokenRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "idToken": .invalidIDToken
+        case "tokenType": .invalidArgument("tokenType must be REFRESH_TOKEN, ACCESS_TOKEN or CODE (1, 2 or 3)")
+        case "token": .invalidArgument("token must be a string")
+        default: nil
+        }
+    }
+}

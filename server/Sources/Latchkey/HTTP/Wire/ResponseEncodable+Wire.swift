@@ -15,6 +15,7 @@ extension UploadAccountResponse: @retroactive ResponseEncodable {}
 extension SignInWithIdpResponse: @retroactive ResponseEncodable {}
 extension CreateAuthUriResponse: @retroactive ResponseEncodable {}
 extension SignInWithCustomTokenResponse: @retroactive ResponseEncodable {}
+extension RevokeTokenResponse: @retroactive ResponseEncodable {}
 extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension SetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension DeleteAccountResponse: @retroactive ResponseEncodable {}

@@ -1,0 +1,152 @@
+"""`accounts:revokeToken` (issue #33) against a local stub of Sign in with Apple, reached through the provider's issuer
+override: Latchkey exchanges the app's authorization code for its refresh token and revokes it, with a `client_secret`
+the configured Apple key signs (checked here as Apple checks it); Apple refusing or gone is a clean
+`INVALID_IDP_RESPONSE`, never a 500; the key is never accepted inline in the configuration.
+"""
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import parse_qs
+
+import jwt
+import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from harness import API_KEY, HTTP_TIMEOUT, command, error_message, post
+
+CLIENT_ID = "com.example.app"
+KEY_ID = "ABC123DEFG"
+TEAM_ID = "TEAM123456"
+
+
+class AppleStub:
+    """Apple's discovery document, token endpoint and revocation endpoint on loopback. `status` is what the revocation
+    answers; every form posted is kept with its path."""
+
+    def __init__(self, public_key):
+        self.public_key, self.calls, self.status = public_key, [], 200
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                document = {"issuer": outer.url, "authorization_endpoint": outer.url + "/auth/authorize", "jwks_uri": outer.url + "/auth/keys",
+                            "token_endpoint": outer.url + "/auth/token", "revocation_endpoint": outer.url + "/auth/revoke"}
+                self.answer(200, document)
+
+            def do_POST(self):
+                form = {name: values[0] for name, values in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()}
+                outer.calls.append((self.path, form))
+                if not outer.valid_secret(form.get("client_secret", "")):
+                    return self.answer(400, {"error": "invalid_client"})
+                if self.path == "/auth/token":
+                    if form.get("code") != "apple-code":
+                        return self.answer(400, {"error": "invalid_grant"})
+                    return self.answer(200, {"access_token": "apple-access", "refresh_token": "apple-refresh", "id_token": "x.y.z"})
+                self.answer(outer.status, {} if outer.status == 200 else {"error": "invalid_request"})
+
+            def answer(self, status, document):
+                body = json.dumps(document).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def valid_secret(self, secret):
+        """Apple's checks of a client secret: ES256 by the registered key, its key id, the team, the app, not expired."""
+        try:
+            claims = jwt.decode(secret, self.public_key, algorithms=["ES256"], audience=self.url, issuer=TEAM_ID)
+        except jwt.InvalidTokenError:
+            return False
+        return jwt.get_unverified_header(secret)["kid"] == KEY_ID and claims["sub"] == CLIENT_ID and claims["exp"] - claims["iat"] <= 300
+
+
+@pytest.fixture
+def apple(start_latchkey, tmp_path):
+    key = ec.generate_private_key(ec.SECP256R1())
+    key_file = tmp_path / "AuthKey.p8"
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    stub = AppleStub(key.public_key())
+    provider = {"providerId": "apple.com", "issuer": stub.url, "allowInsecureIssuer": True, "clientId": CLIENT_ID,
+                "appleKeyId": KEY_ID, "appleTeamId": TEAM_ID, "applePrivateKey": {"file": str(key_file)}}
+    server = start_latchkey(mode="production", identityProviders=[provider])
+    yield server, stub
+    stub.server.shutdown()
+
+
+def revoke(server, **body):
+    return requests.post(f"{server.url}/v2/accounts:revokeToken", params={"key": API_KEY}, json={"providerId": "apple.com", **body},
+                         timeout=HTTP_TIMEOUT)
+
+
+def signed_in(server):
+    answer = post(server, "accounts:signUp", json={})
+    assert answer.status_code == 200, answer.text
+    return answer.json()["idToken"]
+
+
+def test_an_authorization_code_is_exchanged_and_its_refresh_token_revoked(apple):
+    server, stub = apple
+    id_token = signed_in(server)
+    response = revoke(server, tokenType="3", token="apple-code", idToken=id_token)  # what firebase-ios-sdk sends
+    assert response.status_code == 200 and response.json() == {}, response.text
+    assert [path for path, _ in stub.calls] == ["/auth/token", "/auth/revoke"]
+    assert stub.calls[1][1]["token"] == "apple-refresh" and stub.calls[1][1]["token_type_hint"] == "refresh_token"
+    assert stub.calls[1][1]["client_id"] == CLIENT_ID
+
+    stub.calls.clear()
+    response = requests.post(f"{server.url}/identitytoolkit.googleapis.com/v2/accounts:revokeToken", params={"key": API_KEY},
+                             json={"providerId": "apple.com", "tokenType": "ACCESS_TOKEN", "token": "apple-access", "idToken": id_token},
+                             timeout=HTTP_TIMEOUT)  # what firebase-js-sdk's revokeAccessToken sends
+    assert response.status_code == 200, response.text
+    assert [(path, form["token"], form["token_type_hint"]) for path, form in stub.calls] == [("/auth/revoke", "apple-access", "access_token")]
+    assert "apple-code" not in server.logs() and "apple-refresh" not in server.logs()
+
+
+def test_a_failure_at_apple_is_reported_never_a_500(apple):
+    server, stub = apple
+    id_token = signed_in(server)
+    stub.status = 400
+    refused = revoke(server, tokenType="ACCESS_TOKEN", token="apple-access", idToken=id_token)
+    assert refused.status_code == 400 and error_message(refused) == "INVALID_IDP_RESPONSE : revocation answered HTTP 400"
+    bad_code = revoke(server, tokenType="CODE", token="wrong-code", idToken=id_token)
+    assert bad_code.status_code == 400 and error_message(bad_code).startswith("INVALID_IDP_RESPONSE : token exchange answered HTTP 400")
+    stub.server.shutdown()
+    stub.server.server_close()
+    gone = revoke(server, tokenType="ACCESS_TOKEN", token="apple-access", idToken=id_token)
+    assert gone.status_code == 400 and error_message(gone).startswith("INVALID_IDP_RESPONSE"), gone.text
+
+
+def test_the_caller_must_be_signed_in_and_the_request_whole(apple):
+    server, stub = apple
+    id_token = signed_in(server)
+    assert error_message(revoke(server, tokenType="CODE", token="apple-code")) == "MISSING_ID_TOKEN"
+    assert error_message(revoke(server, tokenType="CODE", token="apple-code", idToken="forged")) == "INVALID_ID_TOKEN"
+    assert error_message(revoke(server, tokenType="CODE", idToken=id_token)).startswith("INVALID_ARGUMENT")
+    assert error_message(revoke(server, tokenType="SOMETHING", token="t", idToken=id_token)).startswith("INVALID_ARGUMENT")
+    other = requests.post(f"{server.url}/v2/accounts:revokeToken", params={"key": API_KEY},
+                          json={"providerId": "google.com", "tokenType": "CODE", "token": "t", "idToken": id_token}, timeout=HTTP_TIMEOUT)
+    assert error_message(other) == "INVALID_PROVIDER_ID"
+    assert stub.calls == [], "nothing reaches Apple for a refused request"
+
+
+def test_the_apple_key_is_never_inline(start_latchkey, tmp_path):
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    server = start_latchkey(started=False, mode="development", identityProviders=[{
+        "providerId": "apple.com", "clientId": CLIENT_ID, "appleKeyId": KEY_ID, "appleTeamId": TEAM_ID, "applePrivateKey": pem}])
+    checked = command(server, "check-config")
+    assert checked.returncode != 0
+    assert "applePrivateKey: give it as {\"env\": NAME} or {\"file\": PATH}, never inline in the file" in checked.stdout + checked.stderr
+    assert pem.splitlines()[1] not in checked.stdout + checked.stderr
