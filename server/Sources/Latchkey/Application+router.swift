@@ -84,6 +84,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
     let customTokens = CustomTokenController(signIn: services.customTokens)
     let tokenRevocation = TokenRevocationController(
         revocation: AppleTokenRevocation(lookup: lookup, providers: services.providers, discovery: services.discovery, clock: clock))
+    let sessionCookies = SessionCookieController(
+        sessionCookies: SessionCookies(store: store, authentication: services.authentication, tokens: services.tokens, clock: clock))
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -108,6 +110,9 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             [accounts.adminEndpoints, accountImport.endpoints].forEach { projectAdmin.addRoutes($0) }
             projectAdmin.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
+            // `projects/{projectId}:createSessionCookie`: the project is part of the method's segment, not a group of its own.
+            group.group().add(middleware: ProjectScopeMiddleware(projectID: projectID)).group(context: AdminRequestContext.self)
+                .addRoutes(sessionCookies.endpoints)
         }
         // Identity Toolkit v2: second factors, Apple's token revocation, and the admin API for identity providers and the project's configuration.
         for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {

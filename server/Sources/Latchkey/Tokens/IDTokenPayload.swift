@@ -56,6 +56,29 @@ struct IDTokenPayload: JWTPayload, Equatable {
         for (name, value) in customClaims { try custom.encode(value, forKey: ClaimName(name)) }
     }
 
+    /// The registered and Firebase's claims by name, and every other claim as a custom one, so that a session cookie
+    /// made from a verified token carries the developer claims the token did.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issuer = try container.decode(IssuerClaim.self, forKey: .issuer)
+        audience = try container.decode(AudienceClaim.self, forKey: .audience)
+        subject = try container.decode(SubjectClaim.self, forKey: .subject)
+        userID = try container.decode(String.self, forKey: .userID)
+        issuedAt = try container.decode(IssuedAtClaim.self, forKey: .issuedAt)
+        expiration = try container.decode(ExpirationClaim.self, forKey: .expiration)
+        authTime = try container.decode(Int.self, forKey: .authTime)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        picture = try container.decodeIfPresent(String.self, forKey: .picture)
+        sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
+        firebase = try container.decode(IDTokenClaims.FirebaseClaim.self, forKey: .firebase)
+        let custom = try decoder.container(keyedBy: ClaimName.self)
+        for name in custom.allKeys where CodingKeys(rawValue: name.stringValue) == nil {
+            customClaims[name.stringValue] = try custom.decode(JSONValue.self, forKey: name)
+        }
+    }
+
     package func verify(using algorithm: some JWTAlgorithm) async throws {
         try expiration.verifyNotExpired()
     }

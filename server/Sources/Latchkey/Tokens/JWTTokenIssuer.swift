@@ -2,8 +2,8 @@ import Foundation
 import JWTKit
 import LatchkeyDomain
 
-/// Signs ID tokens as JWTs with the store's signing keys, and publishes the keys that verify them: the domain's
-/// `TokenIssuer`.
+/// Signs ID tokens and session cookies as JWTs with the store's signing keys, and publishes the keys that verify them:
+/// the domain's `TokenIssuer`.
 package struct JWTTokenIssuer: TokenIssuer {
     /// The keys, kept current from the store.
     let keys: SigningKeyRing
@@ -57,6 +57,23 @@ package struct JWTTokenIssuer: TokenIssuer {
             customClaims: (account.customClaims?.members ?? [:]).merging(developerClaims?.members ?? [:]) { _, developer in developer }
         )
         return try signer.sign(IDTokenPayload(claims))
+    }
+
+    /// The issuer of session cookies: Firebase's, `https://session.firebase.google.com/{projectId}`, whatever
+    /// `tokens.issuer` says, because the Admin SDKs' `verify_session_cookie` accepts no other (`COOKIE_ISSUER_PREFIX` in
+    /// firebase-admin-python's `_token_gen.py`; firebase-tools' emulator sets the same in `createSessionCookie`).
+    package var sessionCookieIssuer: String { "https://session.firebase.google.com/\(audience)" }
+
+    /// The ID token's claims as they were (`sub`, `user_id`, `auth_time`, `firebase`, the profile and custom claims,
+    /// `sid`), with the session-cookie issuer and `iat`/`exp` of their own, as firebase-tools' emulator makes them
+    /// (`createSessionCookie` in `src/emulator/auth/operations.ts`), but signed like an ID token rather than unsigned.
+    package func makeSessionCookie(from claims: IDTokenClaims, now: Date, validFor duration: Int) throws -> String {
+        guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
+        var cookie = claims
+        cookie.issuer = sessionCookieIssuer
+        cookie.issuedAt = now.wholeSeconds
+        cookie.expiration = cookie.issuedAt.addingTimeInterval(TimeInterval(duration))
+        return try signer.sign(IDTokenPayload(cookie))
     }
 }
 

@@ -83,6 +83,8 @@ package enum SignInError: Error, Sendable, Equatable {
     /// A `continueUri` for a provider sign-in holds a fragment or a `state` parameter.
     case reservedContinueURI
     case missingIDToken
+    /// A session cookie's `validDuration` outside five minutes to fourteen days.
+    case invalidDuration
     /// An address change without the new address.
     case missingNewEmail
     /// A user's direct change of a verified address: it must go through VERIFY_AND_CHANGE_EMAIL.
@@ -177,6 +179,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .tenantIDMismatch: "TENANT_ID_MISMATCH"
         case .tenantsNotSupported: "OPERATION_NOT_ALLOWED"
         case .missingIDToken: "MISSING_ID_TOKEN"
+        case .invalidDuration: "INVALID_DURATION"
         case .missingNewEmail: "MISSING_NEW_EMAIL"
         case .verifyNewEmailFirst: "OPERATION_NOT_ALLOWED"
         case .secondFactorsDisabled, .smsNotOffered: "OPERATION_NOT_ALLOWED"

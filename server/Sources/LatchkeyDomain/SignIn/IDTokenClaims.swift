@@ -45,7 +45,8 @@ package struct IDTokenClaims: Sendable, Equatable {
     /// The session (refresh-token chain) the token belongs to, so revoking the session ends it at once.
     package var sessionID: String?
     package var firebase: FirebaseClaim
-    /// The account's custom claims, at the top level beside the others; not read back from a token.
+    /// The account's custom claims, at the top level beside the others; read back from a verified token too, so a session
+    /// cookie made from it carries them.
     package var customClaims: [String: JSONValue]
 
     package init(

@@ -122,6 +122,12 @@ extension CancelRecoverEmailRequest: RefusedFields {
     }
 }
 
+extension CreateSessionCookieRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "idToken" ? .invalidIDToken : nil
+    }
+}
+
 extension CreateAccountRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
         switch field {

@@ -19,6 +19,7 @@ extension RevokeTokenResponse: @retroactive ResponseEncodable {}
 extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension SetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension DeleteAccountResponse: @retroactive ResponseEncodable {}
+extension CreateSessionCookieResponse: @retroactive ResponseEncodable {}
 extension GrantTokenResponse: @retroactive ResponseEncodable {}
 extension OpenIDConfiguration: @retroactive ResponseEncodable {}
 extension OAuthIdpConfig: @retroactive ResponseEncodable {}
