@@ -6,13 +6,15 @@ import LatchkeyDomain
 ///
 /// Keys of one algorithm take turns in the order of their activation: the latest one activated signs. A key is
 /// published from the moment it is stored (pending until it activates), and after its successor activates (retired)
-/// for as long as a token it signed may live, then no more. A key whose successor has not activated, or which has
+/// for as long as a token or session cookie it signed may live, then no more. A key whose successor has not activated, or which has
 /// none, stays published; so do the keys of an algorithm no longer configured, as their tokens may still be in use.
 package struct SigningKeySchedule: Sendable {
-    /// How long a retired key stays published after its successor activates: the longest ID token lifetime
-    /// `tokens.idTokenLifetimeSeconds` allows. Not the configured one, which each instance reads for itself and may have
-    /// been longer when the key signed.
-    package static let retirementGrace = TimeInterval(TokenConfiguration.longestIDTokenLifetimeSeconds)
+    /// How long a retired key stays published after its successor activates: as long as anything it signed may live,
+    /// the longest session cookie (fourteen days, `SessionCookies.validDurations`) or the longest ID token lifetime
+    /// `tokens.idTokenLifetimeSeconds` allows (not the configured one, which each instance reads for itself and may have
+    /// been longer when the key signed), whichever is longer.
+    package static let retirementGrace = TimeInterval(
+        max(TokenConfiguration.longestIDTokenLifetimeSeconds, Int(SessionCookies.validDurations.upperBound)))
 
     /// Where one key stands at a moment.
     package enum State: String, Sendable {
@@ -20,7 +22,7 @@ package struct SigningKeySchedule: Sendable {
         case pending
         /// Signing (or, for another algorithm than the configured one, verifying what it signed).
         case active
-        /// Superseded by a newer key of its algorithm; published until its tokens have expired.
+        /// Superseded by a newer key of its algorithm; published until its tokens and session cookies have expired.
         case retired
         /// Retired and past that: no token it signed is still valid, so it is no longer published.
         case unpublished

@@ -69,7 +69,10 @@ import Testing
         }
     }
 
-    @Test func aRetiredKeyIsPublishedUntilItsLongestTokenHasExpiredThenDropped() async throws {
+    /// Retired, a key stays published as long as anything it signed may live: a session cookie, fourteen days at most
+    /// (an ID token lives a day at most), so a backend verifying cookies against the JWKS keeps accepting one made just
+    /// before a rotation.
+    @Test func aRetiredKeyIsPublishedUntilItsLongestSessionCookieHasExpiredThenDropped() async throws {
         try await withKeys { keys, first in
             let (ring, tokens) = try await keys.instance()
             let next = try await keys.rotate(delay: 60)
@@ -77,12 +80,16 @@ import Testing
             keys.clock.advance(by: 59.5)
             let oldToken = try keys.token(from: tokens)
             #expect(try keyID(of: oldToken) == first.id)
+            let cookie = try tokens.makeSessionCookie(from: try await tokens.verifyIDToken(oldToken), now: keys.clock.now, validFor: 1_209_600)
+            #expect(try keyID(of: cookie) == first.id)
             keys.clock.advance(by: 0.5)
             #expect(try keys.signer(of: tokens) == next.id)
-            // Retired: an ID token it signed a moment ago may live a day.
-            keys.clock.advance(by: 86_399.5)
+            // Retired: an ID token it signed a moment ago may live a day, a session cookie fourteen.
+            keys.clock.advance(by: 86_400)
             #expect(keys.published(by: tokens) == [first.id, next.id])
             #expect(try await tokens.verifyIDToken(oldToken).userID == "acct")
+            keys.clock.advance(by: 13 * 86_400 - 0.5)
+            #expect(keys.published(by: tokens) == [first.id, next.id])
             keys.clock.advance(by: 0.25)
             #expect(keys.published(by: tokens) == [next.id])
             try await ring.reload()
