@@ -23,7 +23,9 @@ import Testing
         return (localID, try #require(try refreshed.json["id_token"] as? String, "\(refreshed.text)"))
     }
 
-    static func createCookie(_ client: any TestClientProtocol, _ body: String, path: String = path, headers: HTTPFields = admin) async throws -> TestResponse {
+    static func createCookie(
+        _ client: any TestClientProtocol, _ body: String, path: String = path, headers: HTTPFields = admin
+    ) async throws -> TestResponse {
         try await client.post(path, json: body, key: nil, headers: headers)
     }
 
@@ -61,7 +63,8 @@ import Testing
     @Test func aSessionCookieIsNoIDToken() async throws {
         try await withApp { client, _, _ in
             let (_, idToken) = try await Self.signedIn(client)
-            let cookie = try #require(try await Self.createCookie(client, #"{"idToken":"\#(idToken)","validDuration":600}"#).json["sessionCookie"] as? String)
+            let created = try await Self.createCookie(client, #"{"idToken":"\#(idToken)","validDuration":600}"#)
+            let cookie = try #require(try created.json["sessionCookie"] as? String)
             #expect(try await client.post("/v1/accounts:lookup", json: #"{"idToken":"\#(cookie)"}"#).errorMessage == "INVALID_ID_TOKEN")
             let asToken = try await Self.createCookie(client, #"{"idToken":"\#(cookie)","validDuration":600}"#)
             #expect(asToken.errorMessage == "INVALID_ID_TOKEN")
@@ -106,7 +109,8 @@ import Testing
             let (localID, idToken) = try await Self.signedIn(client)
             let body = #"{"idToken":"\#(idToken)","validDuration":600}"#
             let update = { (fields: String) in
-                let answer = try await client.post("/v1/accounts:update", json: #"{"localId":"\#(localID)",\#(fields)}"#, key: nil, headers: Self.admin)
+                let answer = try await client.post(
+                    "/v1/accounts:update", json: #"{"localId":"\#(localID)",\#(fields)}"#, key: nil, headers: Self.admin)
                 #expect(answer.status == .ok, "\(answer.text)")
             }
             try await update(#""disableUser":true"#)
