@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    /// Custom claims of every JSON kind ride from the ID token into the cookie unchanged: fractions, the largest
+    /// unsigned integer, null, nesting.
+    @Test func everyKindOfCustomClaimRidesIntoTheCookie() async throws {
+        try await withApp { client, _, _ in
+            let (localID, _) = try await Self.signedIn(client)
+            let claims = #"{\"ratio\":1.5,\"big\":18446744073709551615,\"none\":null,\"nested\":[true,{\"team\":\"a\"}],\"neg\":-7}"#
+            let update = try await client.post(
+                "/v1/accounts:update", json: #"{"localId":"\#(localID)","customAttributes":"\#(claims)"}"#, key: nil, headers: Self.admin)
+            #expect(update.status == .ok, "\(update.text)")
+            let (_, idToken) = try await Self.signedInAgain(client)
+            let created = try await Self.createCookie(client, #"{"idToken":"\#(idToken)","validDuration":600}"#)
+            let cookie = try decodedClaims(of: try created.json["sessionCookie"])
+            let token = try decodedClaims(of: idToken)
+            for name in ["ratio", "big", "none", "nested", "neg"] {
+                let (inCookie, inToken) = (try #require(cookie[name], "\(name)"), try #require(token[name], "\(name)"))
+                #expect(NSArray(array: [inCookie]).isEqual(to: [inToken]), "\(name): \(inCookie) != \(inToken)")
+            }
+            #expect(cookie["neg"] as? Int == -7 && cookie["ratio"] as? Double == 1.5 && cookie["none"] is NSNull)
+        }
+    }
+
     /// A cookie is not an ID token: this server's own verifier refuses one for the other (the issuer differs).
     @Test func aSessionCookieIsNoIDToken() async throws {
         try await withApp { client, _, _ in
