@@ -16,7 +16,8 @@ package struct SessionCookies: Sendable {
 
     /// Five minutes to fourteen days, in seconds, inclusive: Firebase's bounds, as firebase-tools' emulator
     /// (`SESSION_COOKIE_MIN_VALID_DURATION`, `SESSION_COOKIE_MAX_VALID_DURATION`) and the Admin SDKs
-    /// (`MIN_SESSION_COOKIE_DURATION_SECONDS` in firebase-admin-python's `_token_gen.py`) hold them.
+    /// (`MIN_SESSION_COOKIE_DURATION_SECONDS` in firebase-admin-python's `_token_gen.py`,
+    /// `MIN_SESSION_COOKIE_DURATION_SECS` in firebase-admin-node's `auth-api-request.ts`) hold them.
     package static let validDurations: ClosedRange<Int64> = 300...1_209_600
 
     package init(store: any Store, authentication: Authentication, tokens: any TokenIssuer, clock: any WallClock) {
