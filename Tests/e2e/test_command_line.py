@@ -121,7 +121,7 @@ def test_keys_rotate_adds_a_key_that_is_published_at_once_and_signs_after_the_de
     assert (old[0], old[1], old[4], new[0], new[1], new[4], new[5]) == (
         old_key, "RS256", "active, signs new tokens", new_key, "RS256", "pending", "-"), listing.stdout
     created, activates, old_until = (datetime.fromisoformat(value) for value in (new[2], new[3], old[5]))
-    assert activates - created == timedelta(hours=1) and old_until - activates == timedelta(days=1), listing.stdout
+    assert activates - created == timedelta(hours=1) and old_until - activates == timedelta(days=14), listing.stdout
 
     # The running server publishes the pending key within seconds, and keeps signing with the old one.
     deadline = time.monotonic() + 10

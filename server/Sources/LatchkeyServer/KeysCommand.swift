@@ -38,7 +38,7 @@ struct KeysCommand: AsyncParsableCommand {
     }
 
     /// `latchkey keys rotate`: a new key of `tokens.algorithm`, published at once by every instance and signing after
-    /// `tokens.rotationDelaySeconds`; the key it replaces stays published until its tokens have expired.
+    /// `tokens.rotationDelaySeconds`; the key it replaces stays published until its tokens and session cookies have expired.
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a signing key of tokens.algorithm that every instance publishes within seconds and signs with after "
