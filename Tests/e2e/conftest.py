@@ -39,10 +39,13 @@ ADMIN_TOKEN = "owner"  # what Firebase's Admin SDKs send to an emulator
 
 
 @pytest.fixture
-def admin(start_latchkey, monkeypatch):
-    """A Latchkey configured as the Admin SDK's emulator, and an SDK app pointed at it: (server, app)."""
+def admin(start_latchkey, monkeypatch, request):
+    """A Latchkey configured as the Admin SDK's emulator, and an SDK app pointed at it: (server, app). On SQLite, or on
+    a fresh PostgreSQL database for a test parametrized with `indirect=["admin"]` and `"postgres"`."""
+    on_postgres = getattr(request, "param", "sqlite") == "postgres"
+    storage = request.getfixturevalue("database") if on_postgres else {"sqlite": {"path": "data/latchkey.sqlite"}}
     server = start_latchkey(
-        adminTokens=[ADMIN_TOKEN],
+        adminTokens=[ADMIN_TOKEN], storage=storage,
         tokens={"keyDirectory": "data/keys", "issuer": f"https://securetoken.google.com/{PROJECT_ID}"},
     )
     monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", f"127.0.0.1:{server.port}")

@@ -37,6 +37,10 @@ def verified_signature(server, cookie):
         options={"require": ["iss", "aud", "sub", "iat", "exp", "auth_time"]})
 
 
+STORES = pytest.mark.parametrize("admin", ["sqlite", "postgres"], indirect=True)
+
+
+@STORES
 def test_a_session_cookie_carries_the_id_tokens_claims_and_is_signed_with_a_published_key(admin):
     server, app = admin
     uid, id_token = signed_in(server, app, "alice@example.com")
@@ -83,6 +87,7 @@ def delete(server, app, uid, id_token):
     auth.delete_user(uid, app=app)
 
 
+@STORES
 @pytest.mark.parametrize("end, refusal", [
     (revoke, auth.RevokedSessionCookieError),
     (change_password, auth.RevokedSessionCookieError),
