@@ -4,12 +4,6 @@ the configured Apple key signs (checked here as Apple checks it); Apple refusing
 `INVALID_IDP_RESPONSE`, never a 500; the key is never accepted inline in the configuration.
 """
 
-import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
-from urllib.parse import parse_qs
-
 import jwt
 import pytest
 import requests
@@ -17,51 +11,38 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from harness import API_KEY, HTTP_TIMEOUT, command, error_message, post
+from json_stub import JSONStub
 
 CLIENT_ID = "com.example.app"
 KEY_ID = "ABC123DEFG"
 TEAM_ID = "TEAM123456"
 
 
-class AppleStub:
-    """Apple's discovery document, token endpoint and revocation endpoint on loopback. `status` is what the revocation
-    answers; every form posted is kept with its path."""
+class Apple:
+    """Apple's discovery document, token endpoint and revocation endpoint on loopback (`stub`). `status` is what the
+    revocation answers."""
 
     def __init__(self, public_key):
-        self.public_key, self.calls, self.status = public_key, [], 200
-        outer = self
+        self.public_key, self.status = public_key, 200
+        self.stub = JSONStub(self.respond)
+        self.url = self.stub.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                document = {"issuer": outer.url, "authorization_endpoint": outer.url + "/auth/authorize", "jwks_uri": outer.url + "/auth/keys",
-                            "token_endpoint": outer.url + "/auth/token", "revocation_endpoint": outer.url + "/auth/revoke"}
-                self.answer(200, document)
+    def respond(self, method, path, form):
+        if method == "GET":
+            return 200, {"issuer": self.url, "authorization_endpoint": self.url + "/auth/authorize", "jwks_uri": self.url + "/auth/keys",
+                         "token_endpoint": self.url + "/auth/token", "revocation_endpoint": self.url + "/auth/revoke"}
+        if not self.valid_secret(form.get("client_secret", "")):
+            return 400, {"error": "invalid_client"}
+        if path == "/auth/token":
+            if form.get("code") != "apple-code":
+                return 400, {"error": "invalid_grant"}
+            return 200, {"access_token": "apple-access", "refresh_token": "apple-refresh", "id_token": "x.y.z"}
+        return self.status, {} if self.status == 200 else {"error": "invalid_request"}
 
-            def do_POST(self):
-                form = {name: values[0] for name, values in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()}
-                outer.calls.append((self.path, form))
-                if not outer.valid_secret(form.get("client_secret", "")):
-                    return self.answer(400, {"error": "invalid_client"})
-                if self.path == "/auth/token":
-                    if form.get("code") != "apple-code":
-                        return self.answer(400, {"error": "invalid_grant"})
-                    return self.answer(200, {"access_token": "apple-access", "refresh_token": "apple-refresh", "id_token": "x.y.z"})
-                self.answer(outer.status, {} if outer.status == 200 else {"error": "invalid_request"})
-
-            def answer(self, status, document):
-                body = json.dumps(document).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    @property
+    def calls(self):
+        """The forms posted to Apple, with their paths (the discovery document's fetch left out)."""
+        return [(path, form) for path, form in self.stub.calls if path.startswith("/auth/")]
 
     def valid_secret(self, secret):
         """Apple's checks of a client secret: ES256 by the registered key, its key id, the team, the app, not expired."""
@@ -77,12 +58,12 @@ def apple(start_latchkey, tmp_path):
     key = ec.generate_private_key(ec.SECP256R1())
     key_file = tmp_path / "AuthKey.p8"
     key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-    stub = AppleStub(key.public_key())
+    stub = Apple(key.public_key())
     provider = {"providerId": "apple.com", "issuer": stub.url, "allowInsecureIssuer": True, "clientId": CLIENT_ID,
                 "appleKeyId": KEY_ID, "appleTeamId": TEAM_ID, "applePrivateKey": {"file": str(key_file)}}
     server = start_latchkey(mode="production", identityProviders=[provider])
     yield server, stub
-    stub.server.shutdown()
+    stub.stub.stop()
 
 
 def revoke(server, **body):
@@ -105,7 +86,7 @@ def test_an_authorization_code_is_exchanged_and_its_refresh_token_revoked(apple)
     assert stub.calls[1][1]["token"] == "apple-refresh" and stub.calls[1][1]["token_type_hint"] == "refresh_token"
     assert stub.calls[1][1]["client_id"] == CLIENT_ID
 
-    stub.calls.clear()
+    stub.stub.calls.clear()
     response = requests.post(f"{server.url}/identitytoolkit.googleapis.com/v2/accounts:revokeToken", params={"key": API_KEY},
                              json={"providerId": "apple.com", "tokenType": "ACCESS_TOKEN", "token": "apple-access", "idToken": id_token},
                              timeout=HTTP_TIMEOUT)  # what firebase-js-sdk's revokeAccessToken sends
@@ -122,8 +103,7 @@ def test_a_failure_at_apple_is_reported_never_a_500(apple):
     assert refused.status_code == 400 and error_message(refused) == "INVALID_IDP_RESPONSE : revocation answered HTTP 400"
     bad_code = revoke(server, tokenType="CODE", token="wrong-code", idToken=id_token)
     assert bad_code.status_code == 400 and error_message(bad_code).startswith("INVALID_IDP_RESPONSE : token exchange answered HTTP 400")
-    stub.server.shutdown()
-    stub.server.server_close()
+    stub.stub.stop()
     gone = revoke(server, tokenType="ACCESS_TOKEN", token="apple-access", idToken=id_token)
     assert gone.status_code == 400 and error_message(gone).startswith("INVALID_IDP_RESPONSE"), gone.text
 

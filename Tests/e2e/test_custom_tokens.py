@@ -9,11 +9,9 @@ minted before an emulator-mode app (for the admin calls) sets FIREBASE_AUTH_EMUL
 import datetime
 import json
 import subprocess
-import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import firebase_admin
 import jwt
@@ -25,7 +23,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 from firebase_admin import auth, credentials
 
-from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, command, error_message, post, refresh, verify
+from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, command, error_message, refresh, verify
+from json_stub import JSONStub
 from test_swift_client import SIGNIN, TIMEOUT
 
 AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -208,33 +207,6 @@ def test_concurrent_first_sign_ins_of_one_uid_make_one_account(monkeypatch, sign
         assert sorted(answer.json()["isNewUser"] for answer in answers) == [False] * 7 + [True]
 
 
-class KeyServer:
-    """Publishes keys over HTTP on loopback, as Google publishes a service account's: `/x509` (`{kid: certificate}`) and
-    `/jwks`, each with a `Cache-Control: max-age`; counts the requests."""
-
-    def __init__(self, documents):
-        self.documents, self.requests = documents, []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                outer.requests.append(self.path)
-                body = json.dumps(outer.documents[self.path]).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Cache-Control", "public, max-age=3600")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 def test_keys_published_at_a_url_are_fetched_once_and_verify(start_latchkey):
     """A Google service account kept by its x509 metadata URL, and another by a JWKS, both fetched and cached."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -243,8 +215,9 @@ def test_keys_published_at_a_url_are_fetched_once_and_verify(start_latchkey):
     certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
                    .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1)).sign(key, hashes.SHA256()))
     jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key()))
-    keys = KeyServer({"/x509": {"google-kid": certificate.public_bytes(serialization.Encoding.PEM).decode()},
-                      "/jwks": {"keys": [{**jwk, "kid": "jwks-kid", "use": "sig", "alg": "RS256"}]}})
+    documents = {"/x509": {"google-kid": certificate.public_bytes(serialization.Encoding.PEM).decode()},
+                 "/jwks": {"keys": [{**jwk, "kid": "jwks-kid", "use": "sig", "alg": "RS256"}]}}
+    keys = JSONStub(lambda method, path, fields: (200, documents[path], {"Cache-Control": "public, max-age=3600"}))
     google, other = f"robot@{PROJECT_ID}.iam.gserviceaccount.com", "jwks-robot@example.com"
     server = start_latchkey(serviceAccounts=[{"email": google, "keysURL": keys.url + "/x509"},
                                              {"email": other, "keysURL": keys.url + "/jwks"}])
@@ -254,4 +227,6 @@ def test_keys_published_at_a_url_are_fetched_once_and_verify(start_latchkey):
             response = sign_in(server, forge(pem, {"kid": kid}, iss=email, uid=f"{kid}-{round}"))
             assert response.status_code == 200, response.text
     assert error_message(sign_in(server, forge(pem, {"kid": "google-kid"}, iss=other))).startswith("INVALID_CUSTOM_TOKEN")
-    assert sorted(set(keys.requests)) == ["/jwks", "/x509"] and keys.requests.count("/x509") == 1, keys.requests
+    fetched = [path for path, _ in keys.calls]
+    assert sorted(set(fetched)) == ["/jwks", "/x509"] and fetched.count("/x509") == 1, fetched
+    keys.stop()
