@@ -8,9 +8,11 @@ PyJWT against the JWKS) in test_live_flow.py.
 import time
 
 import pytest
+import requests
+from conftest import ADMIN_TOKEN
 from firebase_admin import auth, exceptions
 
-from harness import CONTINUE_URL, code_of, complete, post, refresh
+from harness import CONTINUE_URL, HTTP_TIMEOUT, PROJECT_ID, code_of, complete, error_message, post, refresh
 
 def test_the_admin_sdk_generates_links_and_manages_users(admin):
     server, app = admin
@@ -98,3 +100,37 @@ def test_custom_claims_set_by_the_admin_sdk_ride_in_the_next_id_token(admin):
     auth.set_custom_user_claims(user.uid, None, app=app)
     assert auth.get_user(user.uid, app=app).custom_claims is None
     assert "role" not in auth.verify_id_token(refresh(server, renewed["refresh_token"]).json()["id_token"], app=app)
+
+
+def test_the_admin_sdk_deletes_users_in_a_batch(admin):
+    """`auth.delete_users` (`accounts:batchDelete`, always with `force`): the accounts go with their sessions, unknown
+    uids are no error; without `force` (raw HTTP) only disabled accounts go; more than 1,000 uids are refused."""
+    server, app = admin
+    for uid in ("del-1", "del-2", "del-3"):
+        auth.create_user(uid=uid, email=f"{uid}@example.com", password=f"{uid} password", app=app)
+    session = post(server, "accounts:signInWithPassword", json={"email": "del-1@example.com", "password": "del-1 password"}).json()
+    result = auth.delete_users(["del-1", "del-2", "never-was"], app=app)
+    assert (result.success_count, result.failure_count, result.errors) == (3, 0, [])
+    for uid in ("del-1", "del-2"):
+        with pytest.raises(auth.UserNotFoundError):
+            auth.get_user(uid, app=app)
+    assert auth.get_user("del-3", app=app).email == "del-3@example.com"
+    assert refresh(server, session["refreshToken"]).json()["error"]["message"] == "USER_NOT_FOUND"
+
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    batch_delete = f"{server.url}/v1/projects/{PROJECT_ID}/accounts:batchDelete"
+    auth.create_user(uid="del-4", disabled=True, app=app)
+    gentle = requests.post(batch_delete, json={"localIds": ["del-3", "del-4"]}, headers=headers, timeout=HTTP_TIMEOUT)
+    assert gentle.status_code == 200, gentle.text
+    assert gentle.json() == {
+        "errors": [{"index": 0, "localId": "del-3", "message": "NOT_DISABLED : Disable the account before batch deletion."}]
+    }
+    assert [user.uid for user in auth.list_users(app=app).iterate_all()] == ["del-3"]
+
+    too_many = requests.post(
+        batch_delete, json={"localIds": [f"u{n}" for n in range(1001)], "force": True}, headers=headers, timeout=HTTP_TIMEOUT
+    )
+    assert too_many.status_code == 400 and error_message(too_many) == "LOCAL_ID_LIST_EXCEEDS_LIMIT"
+    with pytest.raises(ValueError):
+        auth.delete_users([f"u{n}" for n in range(1001)], app=app)  # the SDK's own check of the same limit
+    assert auth.get_user("del-3", app=app).uid == "del-3"

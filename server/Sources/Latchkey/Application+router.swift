@@ -103,11 +103,11 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             methods.forEach { group.addRoutes($0) }
             group.get("projects", use: projectConfig.projectConfig)
             let admin = group.group(context: AdminRequestContext.self)
-            [accounts.adminEndpoints, accountImport.endpoints].forEach { admin.addRoutes($0) }
+            [accounts.adminEndpoints, accountUpdates.adminEndpoints, accountImport.endpoints].forEach { admin.addRoutes($0) }
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             methods.forEach { project.addRoutes($0) }
             let projectAdmin = project.group(context: AdminRequestContext.self)
-            [accounts.adminEndpoints, accountImport.endpoints].forEach { projectAdmin.addRoutes($0) }
+            [accounts.adminEndpoints, accountUpdates.adminEndpoints, accountImport.endpoints].forEach { projectAdmin.addRoutes($0) }
             projectAdmin.post("accounts", use: accountUpdates.createAccount)
             project.post("tenants/**") { _, _ -> HTTPResponse.Status in throw SignInError.tenantsNotSupported }
             // `projects/{projectId}:createSessionCookie`: the project is part of the method's segment, not a group of its own.

@@ -165,9 +165,7 @@ package struct AccountAdministration: Sendable {
         let verdict = try await store.write { transaction -> Verdict<Account> in
             let account = try await actor.account(in: transaction)
             if case .user(let claims) = actor, !claims.isRecentLogin(at: now, within: recentLogin) { return .refused(.credentialTooOld) }
-            try await transaction.deleteAccount(id: account.id, at: now)
-            try await transaction.record(
-                AuditEvent(.accountDeleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: actor.auditName))
+            try await transaction.delete(account, by: actor, requester: requester, at: now)
             return .accepted(account)
         }
         let deleted = try verdict.get()

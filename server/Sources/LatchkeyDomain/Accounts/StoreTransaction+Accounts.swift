@@ -30,6 +30,14 @@ extension StoreTransaction {
         return try await identities(accountID: account.id).contains { $0.providerID == SignInProvider.password.id }
     }
 
+    /// Deletes `account` (with its identities, second factors and sessions: `deleteAccount(id:at:)`) and audits who did:
+    /// every deletion, one or in a batch, goes through here.
+    func delete(_ account: Account, by actor: AccountActor, requester: RequesterSummary, at now: Date) async throws {
+        try await deleteAccount(id: account.id, at: now)
+        try await record(
+            AuditEvent(.accountDeleted, at: now, accountID: account.id, email: account.email, requester: requester, detail: actor.auditName))
+    }
+
     /// The account with its identities, and with its second factors when `describing` it (`lookup`).
     func userRecord(_ account: Account, describing: Bool = false) async throws -> UserRecord {
         UserRecord(

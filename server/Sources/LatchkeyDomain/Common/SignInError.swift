@@ -33,6 +33,10 @@ package enum SignInError: Error, Sendable, Equatable {
     case emailExists
     case duplicateLocalID
     case invalidLocalID
+    /// `accounts:batchDelete` with no uid or more than `AccountAdministration.batchDeleteLimit`.
+    case localIDListExceedsLimit
+    /// An enabled account in an `accounts:batchDelete` without `force`: reported for that uid, the others deleted.
+    case notDisabled
     /// `accounts:batchGet`: a page size outside 1...1000, or a page token this server did not give.
     case invalidPageSelection
     /// Custom claims that are not a JSON object.
@@ -160,6 +164,8 @@ package enum SignInError: Error, Sendable, Equatable {
         case .emailExists: "EMAIL_EXISTS"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
+        case .localIDListExceedsLimit: "LOCAL_ID_LIST_EXCEEDS_LIMIT"
+        case .notDisabled: "NOT_DISABLED"
         case .invalidPageSelection: "INVALID_PAGE_SELECTION"
         case .invalidClaims: "INVALID_CLAIMS"
         case .claimsTooLarge: "CLAIMS_TOO_LARGE"
@@ -208,6 +214,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .weakPassword: "Password should be at least 6 characters"
         case .invalidLocalID: "The uid must be 1 to 128 characters without control or bidirectional formatting characters."
         case .passwordTooLong: "Password should be at most 4096 bytes"
+        case .notDisabled: "Disable the account before batch deletion."
         case .passwordHasControlCharacters: "Password must not contain control characters"
         case .tenantsNotSupported: "Tenants are not supported."
         case .tenantIDMismatch: "This server has no tenants."

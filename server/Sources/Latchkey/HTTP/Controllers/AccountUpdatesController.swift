@@ -3,8 +3,9 @@ import Hummingbird
 import LatchkeyDomain
 import LatchkeyWire
 
-/// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`); and the Latchkey
-/// extension `accounts:cancelRecoverEmail`, by the signed-in user only.
+/// `accounts:update` and `accounts:delete`: by the signed-in user (`idToken`) or an admin (`localId`); the admin's
+/// `accounts:batchDelete` (`adminEndpoints`); and the Latchkey extension `accounts:cancelRecoverEmail`, by the signed-in
+/// user only.
 struct AccountUpdatesController {
     let administration: AccountAdministration
     let undoCancellation: UndoCancellation
@@ -14,6 +15,12 @@ struct AccountUpdatesController {
             .post("accounts:update", use: update)
             .post("accounts:delete", use: delete)
             .post("accounts:cancelRecoverEmail", use: cancelRecoverEmail)
+    }
+
+    /// Admin routes: only a request with an admin token gets an `AdminRequestContext`.
+    var adminEndpoints: RouteCollection<AdminRequestContext> {
+        RouteCollection(context: AdminRequestContext.self)
+            .post("accounts:batchDelete", use: batchDelete)
     }
 
     /// With `oobCode`, applies an emailed code; otherwise changes the account (`AccountAdministration.update`).
@@ -40,6 +47,18 @@ struct AccountUpdatesController {
         let body = try await RequestBody.decode(DeleteAccountRequest.self, from: request, context: context)
         try await administration.delete(body, by: context.caller(of: request), logger: context.logger)
         return DeleteAccountResponse()
+    }
+
+    /// Firebase's `accounts:batchDelete` (the Admin SDKs' `delete_users`): the uids not deleted come back in `errors`,
+    /// each with its index and Google's `CODE : detail` message; the answer is `{}` when there are none.
+    @Sendable func batchDelete(_ request: Request, context: AdminRequestContext) async throws -> BatchDeleteAccountsResponse {
+        let body = try await RequestBody.decode(BatchDeleteAccountsRequest.self, from: request, context: context)
+        let refusals = try await administration.delete(
+            ids: body.localIds ?? [], force: body.force ?? false, requester: context.requester(of: request), logger: context.logger)
+        let errors = refusals.map { refusal in
+            BatchDeleteAccountsResponse.BatchDeleteErrorInfo(index: refusal.index, localId: refusal.localID, message: refusal.reason.message)
+        }
+        return BatchDeleteAccountsResponse(errors: errors.isEmpty ? nil : errors)
     }
 
     /// The owner, signed in recently with both factors, cancels the pending undos of the account's address changes.

@@ -226,3 +226,7 @@ extension RevokeTokenRequest: RefusedFields {
         }
     }
 }
+
+extension BatchDeleteAccountsRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? { nil }
+}

@@ -20,6 +20,7 @@ extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension SetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension DeleteAccountResponse: @retroactive ResponseEncodable {}
 extension CreateSessionCookieResponse: @retroactive ResponseEncodable {}
+extension BatchDeleteAccountsResponse: @retroactive ResponseEncodable {}
 extension GrantTokenResponse: @retroactive ResponseEncodable {}
 extension OpenIDConfiguration: @retroactive ResponseEncodable {}
 extension OAuthIdpConfig: @retroactive ResponseEncodable {}
