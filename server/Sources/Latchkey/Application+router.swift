@@ -114,12 +114,15 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             group.group().add(middleware: ProjectScopeMiddleware(projectID: projectID)).group(context: AdminRequestContext.self)
                 .addRoutes(sessionCookies.endpoints)
         }
-        // Identity Toolkit v2: second factors, Apple's token revocation, and the admin API for identity providers and the project's configuration.
+        // Identity Toolkit v2: second factors, Apple's token revocation, reCAPTCHA's (absent) enforcement, and the admin API
+        // for identity providers and the project's configuration.
         for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             [secondFactors.endpoints, tokenRevocation.endpoints].forEach { group.addRoutes($0) }
+            group.get("recaptchaConfig", use: projectConfig.recaptchaConfig)
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             [secondFactors.endpoints, tokenRevocation.endpoints].forEach { project.addRoutes($0) }
+            project.get("recaptchaConfig", use: projectConfig.recaptchaConfig)
             let projectAdmin = project.group(context: AdminRequestContext.self)
             projectAdmin.addRoutes(providerConfigs.endpoints)
             projectAdmin.get("config", use: projectConfig.adminConfig)

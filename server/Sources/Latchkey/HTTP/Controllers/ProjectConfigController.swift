@@ -4,10 +4,12 @@ import LatchkeyWire
 
 /// The project's configuration: `GET /v1/projects` and v3 `getProjectConfig` (the project id and `authorizedDomains`,
 /// as the SDKs ask before a sign-in with a provider) for apps, and v2 `projects/{p}/config` (with the second-factor
-/// settings, `mfa`) for admins. Both are read from the configuration file, which is where they are changed.
+/// settings, `mfa`) for admins; and v2 `recaptchaConfig` for apps. All are read from the configuration file, which is
+/// where they are changed.
 struct ProjectConfigController {
     let answer: GetProjectConfigResponse
     let resource: ProjectConfigResource
+    let recaptcha: GetRecaptchaConfigResponse
 
     init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy) {
         answer = GetProjectConfigResponse(projectId: projectID, authorizedDomains: authorizedDomains.sorted())
@@ -18,10 +20,22 @@ struct ProjectConfigController {
                 state: state,
                 providerConfigs: [.init(state: state, totpProviderConfig: .init(adjacentIntervals: secondFactors.adjacentIntervals))]),
             authorizedDomains: authorizedDomains.sorted())
+        // Latchkey asks no client for a reCAPTCHA token: every provider is off, so no SDK loads Google's scripts. The key
+        // is a placeholder in the shape the SDKs split (`projects/{project}/keys/{key}`), which none uses while off.
+        recaptcha = GetRecaptchaConfigResponse(
+            recaptchaKey: "projects/\(projectID)/keys/recaptcha-not-enforced",
+            recaptchaEnforcementState: ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"].map { .init(provider: $0, enforcementState: "OFF") },
+            useSmsBotScore: false, useSmsTollFraudProtection: false)
     }
 
     @Sendable func projectConfig(_ request: Request, context: AppRequestContext) async throws -> GetProjectConfigResponse {
         answer
+    }
+
+    /// `GET /v2/recaptchaConfig`, asked by the SDKs before the calls reCAPTCHA Enterprise may protect (whatever
+    /// `clientType` and `version` they name).
+    @Sendable func recaptchaConfig(_ request: Request, context: AppRequestContext) async throws -> GetRecaptchaConfigResponse {
+        recaptcha
     }
 
     @Sendable func adminConfig(_ request: Request, context: AdminRequestContext) async throws -> ProjectConfigResource {

@@ -32,3 +32,4 @@ extension GetProjectConfigResponse: @retroactive ResponseEncodable {}
 extension StartMfaEnrollmentResponse: @retroactive ResponseEncodable {}
 extension FinalizeMfaResponse: @retroactive ResponseEncodable {}
 extension ProjectConfigResource: @retroactive ResponseEncodable {}
+extension GetRecaptchaConfigResponse: @retroactive ResponseEncodable {}
