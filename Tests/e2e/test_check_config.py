@@ -178,3 +178,25 @@ def test_the_documented_install_starts(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_password_policy_outside_firebases_bounds_is_refused(tmp_path):
+    config = tmp_path / "policy.json"
+    config.write_text(json.dumps(embedded_default(passwordPolicy={
+        "enforcementState": "STRICT",
+        "constraints": {"minLength": 4, "maxLength": 5000, "requireSymbols": True},
+    })))
+    result = check(config)
+    assert result.returncode != 0
+    problems = [line.removeprefix("  - ") for line in result.stderr.splitlines()[1:]]
+    assert 'passwordPolicy.enforcementState: must be one of "OFF", "ENFORCE", got "STRICT"' in problems, result.stderr
+    assert "passwordPolicy.constraints.minLength: must be between 6 and 30, got 4" in problems, result.stderr
+    assert "passwordPolicy.constraints.maxLength: must be between 6 and 4096, got 5000" in problems, result.stderr
+    assert any(line.startswith("passwordPolicy.constraints.requireSymbols: unknown key") for line in problems), result.stderr
+
+    config.write_text(json.dumps(embedded_default(passwordPolicy={
+        "enforcementState": "ENFORCE", "forceUpgradeOnSignin": True,
+        "constraints": {"minLength": 12, "maxLength": 64, "requireUppercase": True, "requireNumeric": True},
+    })))
+    accepted = check(config, cwd=REPO)
+    assert accepted.returncode == 0, accepted.stderr

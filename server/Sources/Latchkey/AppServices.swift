@@ -62,10 +62,11 @@ struct AppServices {
             enumerationProtection: enumerationProtection, undoAPIKey: configuration.apiKeys.sorted().first ?? "", isDevelopment: isDevelopment,
             recentLogin: recentLogin, limiter: limiter, metrics: metrics.counters)
         actionCodes = ActionCodes(
-            store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter, metrics: metrics.counters)
+            store: store, secret: secret, clock: clock, hasher: hasher, issuer: actionIssuer, limiter: limiter,
+            passwordPolicy: configuration.passwordPolicy, metrics: metrics.counters)
         passwords = PasswordAccounts(
             store: store, authentication: authentication, hasher: hasher, clock: clock, finisher: finisher, enumerationProtection: enumerationProtection,
-            limiter: limiter, notices: notices, recentLogin: recentLogin, metrics: metrics.counters)
+            limiter: limiter, notices: notices, recentLogin: recentLogin, passwordPolicy: configuration.passwordPolicy, metrics: metrics.counters)
         providers = ProviderDirectory(file: configuration.identityProviders, store: store, secret: secret)
         self.discovery = discovery
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)

@@ -45,7 +45,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             enumerationProtection: configuration.security.emailEnumerationProtection))
     let administration = AccountAdministration(
         store: store, authentication: services.authentication, actionCodes: services.actionCodes, hasher: services.hasher, clock: clock,
-        finisher: finisher, notices: notices, recentLogin: recentLogin, metrics: metrics.counters)
+        finisher: finisher, notices: notices, recentLogin: recentLogin, passwordPolicy: configuration.passwordPolicy, metrics: metrics.counters)
     let accounts = AccountsController(
         passwords: services.passwords, administration: administration, lookup: lookup,
         authURIs: AuthURIs(authorization: services.authorization, lookup: lookup, authorizedDomains: configuration.authorizedDomains))
@@ -63,7 +63,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
     let providerConfigs = ProviderConfigController(
         administration: ProviderConfigAdministration(directory: services.providers, clock: clock), projectID: projectID)
     let projectConfig = ProjectConfigController(
-        projectID: projectID, authorizedDomains: configuration.authorizedDomains, secondFactors: secondFactorPolicy)
+        projectID: projectID, authorizedDomains: configuration.authorizedDomains, secondFactors: secondFactorPolicy,
+        passwordPolicy: configuration.passwordPolicy)
     let secureToken = SecureTokenController(
         refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: services.minter), projectID: projectID)
     let wellKnown = WellKnownController(
@@ -114,15 +115,17 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             group.group().add(middleware: ProjectScopeMiddleware(projectID: projectID)).group(context: AdminRequestContext.self)
                 .addRoutes(sessionCookies.endpoints)
         }
-        // Identity Toolkit v2: second factors, Apple's token revocation, reCAPTCHA's (absent) enforcement, and the admin API
-        // for identity providers and the project's configuration.
+        // Identity Toolkit v2: second factors, Apple's token revocation, reCAPTCHA's (absent) enforcement, the password
+        // policy, and the admin API for identity providers and the project's configuration.
         for prefix in ["v2", "identitytoolkit.googleapis.com/v2"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             [secondFactors.endpoints, tokenRevocation.endpoints].forEach { group.addRoutes($0) }
             group.get("recaptchaConfig", use: projectConfig.recaptchaConfig)
+            group.get("passwordPolicy", use: projectConfig.passwordPolicy)
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))
             [secondFactors.endpoints, tokenRevocation.endpoints].forEach { project.addRoutes($0) }
             project.get("recaptchaConfig", use: projectConfig.recaptchaConfig)
+            project.get("passwordPolicy", use: projectConfig.passwordPolicy)
             let projectAdmin = project.group(context: AdminRequestContext.self)
             projectAdmin.addRoutes(providerConfigs.endpoints)
             projectAdmin.get("config", use: projectConfig.adminConfig)

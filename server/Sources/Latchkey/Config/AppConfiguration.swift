@@ -59,6 +59,8 @@ package struct AppConfiguration: Sendable {
     package var identityProviders: IdentityProvidersConfiguration
     package var secondFactors: SecondFactorConfiguration
     package var serviceAccounts: ServiceAccountsConfiguration
+    /// `passwordPolicy`: see `PasswordPolicy+ConfigReader`.
+    package var passwordPolicy: PasswordPolicy
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -125,6 +127,7 @@ package struct AppConfiguration: Sendable {
         self.identityProviders = IdentityProvidersConfiguration(&read, mode: mode, environment: environment)
         self.secondFactors = SecondFactorConfiguration(&read)
         self.serviceAccounts = ServiceAccountsConfiguration(&read, projectID: projectID)
+        self.passwordPolicy = PasswordPolicy(&read)
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)

@@ -7,7 +7,8 @@ extension AccountAdministration {
     package struct Creation: Sendable {
         package var id: String?
         package var email: EmailAddress?
-        /// Validated (`PasswordHasher.validate`), not yet hashed.
+        /// Validated (`PasswordHasher.validate`, with the administration's `passwordPolicy`, which Firebase enforces on
+        /// the Admin SDKs' `create_user` too), not yet hashed.
         package var password: String?
         package var displayName: String?
         package var photoURL: String?
@@ -17,9 +18,9 @@ extension AccountAdministration {
         /// The request's fields, checked in Firebase's order: the password before the uid.
         package init(
             localId: String?, email: EmailAddress?, password: String?, displayName: String? = nil, photoURL: String? = nil, isDisabled: Bool? = nil,
-            isEmailVerified: Bool? = nil
+            isEmailVerified: Bool? = nil, passwordPolicy: PasswordPolicy
         ) throws(SignInError) {
-            self.password = try password.map(PasswordHasher.validate)
+            self.password = try password.map { password throws(SignInError) in try PasswordHasher.validate(password, policy: passwordPolicy) }
             self.id = try Account.chosenID(localId)
             self.email = email
             self.displayName = try ProfileText.checked(displayName)

@@ -12,11 +12,14 @@ package struct AccountAdministration: Sendable {
     let finisher: SignInFinisher
     let notices: SecurityNotices
     let recentLogin: TimeInterval
+    /// What a password an admin or the user sets must contain; `Creation` is checked against it too.
+    package let passwordPolicy: PasswordPolicy
     let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, actionCodes: ActionCodes, hasher: PasswordHasher, clock: any WallClock,
-        finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval, metrics: SignInMetrics = SignInMetrics()
+        finisher: SignInFinisher, notices: SecurityNotices, recentLogin: TimeInterval, passwordPolicy: PasswordPolicy = PasswordPolicy(),
+        metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.authentication = authentication
@@ -26,6 +29,7 @@ package struct AccountAdministration: Sendable {
         self.finisher = finisher
         self.notices = notices
         self.recentLogin = recentLogin
+        self.passwordPolicy = passwordPolicy
         self.metrics = metrics
     }
 
@@ -39,7 +43,7 @@ package struct AccountAdministration: Sendable {
             return (try await actionCodes.apply(try OOBCode.requestField(code), by: caller, logger: logger).user, nil)
         }
         let actor = try await AccountActor.of(idToken: request.idToken, localId: request.localId, by: caller, authentication: authentication)
-        let changes = try AccountChanges(request, language: language, by: actor)
+        let changes = try AccountChanges(request, language: language, by: actor, passwordPolicy: passwordPolicy)
         return try await update(with: changes, by: actor, requester: caller.requester, logger: logger)
     }
 

@@ -3,7 +3,7 @@ import LatchkeyWire
 
 /// What `accounts:update` may change. Fields left `nil` stay as they are.
 struct AccountChanges: Sendable {
-    /// A new password, already checked against the length rules.
+    /// A new password, already checked against the length rules and the password policy.
     var password: String?
     /// `deleteProvider`: the providers whose identities go; for `password` the password goes and email-link sign-in stays.
     var deletedProviders: Set<String> = []
@@ -27,9 +27,9 @@ struct AccountChanges: Sendable {
     var language = LanguageTag.english
 
     /// The changes `request` asks for, each field checked; the admin-only fields are read only for `actor` an admin.
-    init(_ request: SetAccountInfoRequest, language: LanguageTag, by actor: AccountActor) throws {
+    init(_ request: SetAccountInfoRequest, language: LanguageTag, by actor: AccountActor, passwordPolicy: PasswordPolicy) throws {
         self.language = language
-        if let password = request.password { self.password = try PasswordHasher.validate(password) }
+        if let password = request.password { self.password = try PasswordHasher.validate(password, policy: passwordPolicy) }
         deletedProviders = Set(request.deleteProvider ?? [])
         if request.email != nil { email = try EmailAddress(requestField: request.email) }
         displayName = try ProfileText.checked(request.displayName)

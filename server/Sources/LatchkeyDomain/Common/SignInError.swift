@@ -30,6 +30,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case weakPassword
     case passwordTooLong
     case passwordHasControlCharacters
+    /// A password that misses requirements of the enforced `PasswordPolicy`, listed in Firebase's words.
+    case passwordDoesNotMeetRequirements([String])
     case emailExists
     case duplicateLocalID
     case invalidLocalID
@@ -161,6 +163,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .reservedContinueURI: "INVALID_CONTINUE_URI"
         case .missingPassword: "MISSING_PASSWORD"
         case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
+        case .passwordDoesNotMeetRequirements: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS"
         case .emailExists: "EMAIL_EXISTS"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
@@ -216,6 +219,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .passwordTooLong: "Password should be at most 4096 bytes"
         case .notDisabled: "Disable the account before batch deletion."
         case .passwordHasControlCharacters: "Password must not contain control characters"
+        case .passwordDoesNotMeetRequirements(let unmet): "Missing password requirements: [\(unmet.joined(separator: ", "))]"
         case .tenantsNotSupported: "Tenants are not supported."
         case .tenantIDMismatch: "This server has no tenants."
         case .invalidContinueURI: "The continue URL must be an absolute https URL (http only for localhost) without user info."

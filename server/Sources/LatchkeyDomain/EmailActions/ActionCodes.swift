@@ -32,11 +32,13 @@ package struct ActionCodes: Sendable {
     /// Issues the undo that an address change mails to the old address.
     let issuer: ActionCodeIssuer
     let limiter: RateLimiter
+    /// What a reset's new password must contain.
+    let passwordPolicy: PasswordPolicy
     let metrics: SignInMetrics
 
     package init(
         store: any Store, secret: ServerSecret, clock: any WallClock, hasher: PasswordHasher, issuer: ActionCodeIssuer, limiter: RateLimiter,
-        metrics: SignInMetrics = SignInMetrics()
+        passwordPolicy: PasswordPolicy = PasswordPolicy(), metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.secret = secret
@@ -44,6 +46,7 @@ package struct ActionCodes: Sendable {
         self.hasher = hasher
         self.issuer = issuer
         self.limiter = limiter
+        self.passwordPolicy = passwordPolicy
         self.metrics = metrics
     }
 
@@ -67,7 +70,7 @@ package struct ActionCodes: Sendable {
     /// (`stripForeignAccess`). The code is checked before the password, which is hashed only for a live reset code.
     package func resetPassword(_ code: String, to newPassword: String, by caller: Caller, logger: Logger) async throws -> Checked {
         guard try await check(code, by: caller).action == .resetPassword else { throw SignInError.invalidOOBCode }
-        let passwordHash = try await hasher.hash(try PasswordHasher.validate(newPassword))
+        let passwordHash = try await hasher.hash(try PasswordHasher.validate(newPassword, policy: passwordPolicy))
         let applied = try await redeem(code, as: [.resetPassword], counted: true, by: caller, logger: logger) { pending, account, now, transaction in
             var changed = account
             if account.isEmailVerified {

@@ -16,12 +16,14 @@ package struct PasswordAccounts: Sendable {
     let limiter: RateLimiter
     let notices: SecurityNotices
     let recentLogin: TimeInterval
+    /// What a new password must contain and, with `forceUpgradeOnSignIn`, one that signs in.
+    let passwordPolicy: PasswordPolicy
     let metrics: SignInMetrics
 
     package init(
         store: any Store, authentication: Authentication, hasher: PasswordHasher, clock: any WallClock, finisher: SignInFinisher,
         enumerationProtection: Bool, limiter: RateLimiter, notices: SecurityNotices, recentLogin: TimeInterval,
-        metrics: SignInMetrics = SignInMetrics()
+        passwordPolicy: PasswordPolicy = PasswordPolicy(), metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.authentication = authentication
@@ -32,6 +34,7 @@ package struct PasswordAccounts: Sendable {
         self.limiter = limiter
         self.notices = notices
         self.recentLogin = recentLogin
+        self.passwordPolicy = passwordPolicy
         self.metrics = metrics
     }
 
@@ -45,7 +48,7 @@ package struct PasswordAccounts: Sendable {
             return try await signUp(email: nil, password: nil, by: caller, logger: logger)
         }
         let email = try EmailAddress(requestField: request.email)
-        let password = try PasswordHasher.validate(request.password)
+        let password = try PasswordHasher.validate(request.password, policy: passwordPolicy)
         guard let idToken else { return try await signUp(email: email, password: password, by: caller, logger: logger) }
         let claims = try await authentication.claims(of: idToken)
         return try await link(email: email, password: password, to: claims, language: language, by: caller, logger: logger)
@@ -129,6 +132,8 @@ package struct PasswordAccounts: Sendable {
     /// passwords before its password is checked, in the same conditional statements: concurrent guesses cannot outrun
     /// them (once a window is full every attempt is refused unchecked). A right password gives its count on those back
     /// (an admin counts against none). An imported or outdated hash is replaced by a current one (`PasswordHasher.needsRehash`).
+    /// A right password that misses the policy's requirements signs in nothing when the policy forces an upgrade
+    /// (`PasswordPolicy.refusal(ofSignInWith:)`); it still counts as right.
     package func signIn(email: EmailAddress, password: String, by caller: Caller = Caller(), logger: Logger) async throws -> SignInResult {
         let requester = caller.requester
         let failureLimits = caller.limits([.init(.passwordPerIP, caller.ipAddress), .init(.passwordPerEmail, email.value)])
@@ -147,6 +152,7 @@ package struct PasswordAccounts: Sendable {
             // the password no longer opens this account.
             guard let current = try await transaction.lockedAccount(id: account.id), current.passwordHash == passwordHash else { return .refused(refusal) }
             try await limiter.uncount(failureLimits, in: transaction)
+            if let refusal = passwordPolicy.refusal(ofSignInWith: password) { return .refused(refusal) }
             var attempt = SignInFinisher.Attempt(
                 account: current, stored: current, provider: .password, requester: requester, auditDetail: "password")
             if let upgradedHash { attempt.account.passwordHash = upgradedHash }

@@ -117,9 +117,11 @@ package final class PasswordHasher: Sendable {
         Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 
-    /// Checks a new password before any hashing work is spent.
-    package static func validate(_ password: String?) throws(SignInError) -> String {
+    /// Checks a new password before any hashing work is spent: against `policy` when it is enforced (which answers as
+    /// Firebase does, with every requirement missed, before the rules every password keeps), then against those.
+    package static func validate(_ password: String?, policy: PasswordPolicy) throws(SignInError) -> String {
         guard let password, !password.isEmpty else { throw .missingPassword }
+        try policy.check(password)
         guard password.count >= minimumLength else { throw .weakPassword }
         guard password.utf8.count <= maximumLength else { throw .passwordTooLong }
         // A NUL or a line break in a password is a mistake or an attack, and some clients could never type it again.

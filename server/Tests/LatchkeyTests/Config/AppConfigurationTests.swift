@@ -42,6 +42,43 @@ import Testing
         }
     }
 
+    /// No password policy by default; the file sets one in Firebase's shape, within Firebase's bounds, and each bad value
+    /// is refused naming its key.
+    @Test func thePasswordPolicyIsOffByDefaultAndReadInFirebasesShape() async throws {
+        try await withWorkspace { workspace in
+            #expect(try await workspace.configuration().passwordPolicy == PasswordPolicy())
+            let policy = try await workspace.configuration([
+                "passwordPolicy": [
+                    "enforcementState": "ENFORCE", "forceUpgradeOnSignin": true,
+                    "constraints": ["minLength": 10, "maxLength": 64, "requireLowercase": true, "requireNonAlphanumeric": true],
+                ]
+            ]).passwordPolicy
+            #expect(
+                policy
+                    == PasswordPolicy(
+                        enforcement: .enforce, forceUpgradeOnSignIn: true, minimumLength: 10, maximumLength: 64, requiresLowercase: true,
+                        requiresNonAlphanumeric: true))
+            let refusals: [([String: Any], String)] = [
+                (
+                    ["passwordPolicy.enforcementState": "NOTIFY"],
+                    #"passwordPolicy.enforcementState: must be one of "OFF", "ENFORCE", got "NOTIFY""#
+                ),
+                (["passwordPolicy.constraints.minLength": 5], "passwordPolicy.constraints.minLength: must be between 6 and 30, got 5"),
+                (["passwordPolicy.constraints.minLength": 31], "passwordPolicy.constraints.minLength: must be between 6 and 30, got 31"),
+                (["passwordPolicy.constraints.maxLength": 4097], "passwordPolicy.constraints.maxLength: must be between 6 and 4096, got 4097"),
+                (
+                    ["passwordPolicy.constraints.minLength": 12, "passwordPolicy.constraints.maxLength": 8],
+                    "passwordPolicy.constraints.maxLength: must be between 12 and 4096, got 8"
+                ),
+            ]
+            for (bad, message) in refusals {
+                #expect(try await workspace.problems(bad) == [message], "\(bad)")
+            }
+            let wrongType = try await workspace.problems(["passwordPolicy.constraints.requireNumeric": "yes"])
+            #expect(wrongType.count == 1 && wrongType.first?.hasPrefix("passwordPolicy.constraints.requireNumeric:") == true, "\(wrongType)")
+        }
+    }
+
     @Test func rateLimitsAreListsOfWindowsWithStandardDefaults() async throws {
         try await withWorkspace { workspace in
             let configuration = try await workspace.configuration([

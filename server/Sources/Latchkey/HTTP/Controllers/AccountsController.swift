@@ -42,7 +42,8 @@ struct AccountsController {
     private func createAccount(_ body: SignupNewUserRequest, _ request: Request, context: AppRequestContext) async throws -> SignupNewUserResponse {
         let creation = try AccountAdministration.Creation(
             localId: body.localId, email: body.email == nil ? nil : try EmailAddress(requestField: body.email), password: body.password,
-            displayName: body.displayName, photoURL: body.photoUrl, isDisabled: body.disabled, isEmailVerified: body.emailVerified)
+            displayName: body.displayName, photoURL: body.photoUrl, isDisabled: body.disabled, isEmailVerified: body.emailVerified,
+            passwordPolicy: administration.passwordPolicy)
         let account = try await administration.create(creation, requester: context.requester(of: request), logger: context.logger).account
         return SignupNewUserResponse(
             idToken: nil, refreshToken: nil, expiresIn: nil, localId: account.id, email: account.email?.value, displayName: account.displayName)

@@ -4,14 +4,15 @@ import LatchkeyWire
 
 /// The project's configuration: `GET /v1/projects` and v3 `getProjectConfig` (the project id and `authorizedDomains`,
 /// as the SDKs ask before a sign-in with a provider) for apps, and v2 `projects/{p}/config` (with the second-factor
-/// settings, `mfa`) for admins; and v2 `recaptchaConfig` for apps. All are read from the configuration file, which is
-/// where they are changed.
+/// settings, `mfa`) for admins; and v2 `recaptchaConfig` and `passwordPolicy` for apps. All are read from the
+/// configuration file, which is where they are changed.
 struct ProjectConfigController {
     let answer: GetProjectConfigResponse
     let resource: ProjectConfigResource
     let recaptcha: GetRecaptchaConfigResponse
+    let passwordPolicy: GetPasswordPolicyResponse
 
-    init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy) {
+    init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy, passwordPolicy: PasswordPolicy) {
         answer = GetProjectConfigResponse(projectId: projectID, authorizedDomains: authorizedDomains.sorted())
         let state = (secondFactors.isEnabled ? SecondFactorConfiguration.State.enabled : .disabled).rawValue
         resource = ProjectConfigResource(
@@ -26,6 +27,7 @@ struct ProjectConfigController {
             recaptchaKey: "projects/\(projectID)/keys/recaptcha-not-enforced",
             recaptchaEnforcementState: ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"].map { .init(provider: $0, enforcementState: "OFF") },
             useSmsBotScore: false, useSmsTollFraudProtection: false)
+        self.passwordPolicy = GetPasswordPolicyResponse(passwordPolicy)
     }
 
     @Sendable func projectConfig(_ request: Request, context: AppRequestContext) async throws -> GetProjectConfigResponse {
@@ -36,6 +38,12 @@ struct ProjectConfigController {
     /// `clientType` and `version` they name).
     @Sendable func recaptchaConfig(_ request: Request, context: AppRequestContext) async throws -> GetRecaptchaConfigResponse {
         recaptcha
+    }
+
+    /// `GET /v2/passwordPolicy`: the policy new passwords are held to (`passwordPolicy` in the configuration), which
+    /// the JS SDK fetches for `validatePassword` and again after a `PASSWORD_DOES_NOT_MEET_REQUIREMENTS`.
+    @Sendable func passwordPolicy(_ request: Request, context: AppRequestContext) async throws -> GetPasswordPolicyResponse {
+        passwordPolicy
     }
 
     @Sendable func adminConfig(_ request: Request, context: AdminRequestContext) async throws -> ProjectConfigResource {

@@ -33,3 +33,4 @@ extension StartMfaEnrollmentResponse: @retroactive ResponseEncodable {}
 extension FinalizeMfaResponse: @retroactive ResponseEncodable {}
 extension ProjectConfigResource: @retroactive ResponseEncodable {}
 extension GetRecaptchaConfigResponse: @retroactive ResponseEncodable {}
+extension GetPasswordPolicyResponse: @retroactive ResponseEncodable {}
