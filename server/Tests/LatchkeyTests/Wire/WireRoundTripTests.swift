@@ -188,4 +188,31 @@ import Testing
         try roundTrip(OobRequestType.emailSignIn, #""EMAIL_SIGNIN""#)
         try roundTrip(GrantType.refreshToken, #""refresh_token""#)
     }
+
+    @Test func batchDeleteAccounts() throws {
+        try roundTrip(BatchDeleteAccountsRequest(localIds: ["a", "b"], force: true), #"{"force":true,"localIds":["a","b"]}"#)
+        try roundTrip(BatchDeleteAccountsResponse(errors: nil), "{}")
+        try roundTrip(
+            BatchDeleteAccountsResponse(
+                errors: [.init(index: 1, localId: "b", message: "NOT_DISABLED : Disable the account before batch deletion.")]),
+            #"{"errors":[{"index":1,"localId":"b","message":"NOT_DISABLED : Disable the account before batch deletion."}]}"#)
+    }
+
+    @Test func getRecaptchaConfigResponse() throws {
+        try roundTrip(
+            GetRecaptchaConfigResponse(
+                recaptchaKey: "projects/p/keys/k", recaptchaEnforcementState: [.init(provider: "EMAIL_PASSWORD_PROVIDER", enforcementState: "OFF")],
+                useSmsBotScore: false, useSmsTollFraudProtection: false),
+            #"{"recaptchaEnforcementState":[{"enforcementState":"OFF","provider":"EMAIL_PASSWORD_PROVIDER"}],"recaptchaKey":"projects/p/keys/k","#
+                + #""useSmsBotScore":false,"useSmsTollFraudProtection":false}"#)
+    }
+
+    @Test func getPasswordPolicyResponse() throws {
+        try roundTrip(
+            GetPasswordPolicyResponse(
+                customStrengthOptions: .init(minPasswordLength: 8, maxPasswordLength: 64, containsUppercaseCharacter: true),
+                allowedNonAlphanumericCharacters: ["!", "#"], enforcementState: "ENFORCE", forceUpgradeOnSignin: false, schemaVersion: 1),
+            ##"{"allowedNonAlphanumericCharacters":["!","#"],"customStrengthOptions":{"containsUppercaseCharacter":true,"##
+                + #""maxPasswordLength":64,"minPasswordLength":8},"enforcementState":"ENFORCE","forceUpgradeOnSignin":false,"schemaVersion":1}"#)
+    }
 }
