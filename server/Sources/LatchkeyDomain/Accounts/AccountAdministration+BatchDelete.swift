@@ -5,7 +5,7 @@ extension AccountAdministration {
     /// The most uids one `accounts:batchDelete` takes: Firebase's (firebase-admin-python `_user_mgt.py`
     /// `delete_users`, firebase-admin-node's `MAX_DELETE_ACCOUNTS_BATCH_SIZE`, firebase-tools' emulator `batchDelete`),
     /// which also bounds the one write a batch is.
-    package static let batchDeleteLimit = 1_000
+    static let batchDeleteLimit = 1_000
 
     /// A uid of a batch that was not deleted, with its index in the request and why.
     package struct BatchDeleteRefusal: Sendable, Equatable {

@@ -10,7 +10,7 @@ struct ProjectConfigController {
     let answer: GetProjectConfigResponse
     let resource: ProjectConfigResource
     let recaptcha: GetRecaptchaConfigResponse
-    let passwordPolicy: GetPasswordPolicyResponse
+    let policy: GetPasswordPolicyResponse
 
     init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy, passwordPolicy: PasswordPolicy) {
         answer = GetProjectConfigResponse(projectId: projectID, authorizedDomains: authorizedDomains.sorted())
@@ -27,7 +27,7 @@ struct ProjectConfigController {
             recaptchaKey: "projects/\(projectID)/keys/recaptcha-not-enforced",
             recaptchaEnforcementState: ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"].map { .init(provider: $0, enforcementState: "OFF") },
             useSmsBotScore: false, useSmsTollFraudProtection: false)
-        self.passwordPolicy = GetPasswordPolicyResponse(passwordPolicy)
+        policy = GetPasswordPolicyResponse(passwordPolicy)
     }
 
     @Sendable func projectConfig(_ request: Request, context: AppRequestContext) async throws -> GetProjectConfigResponse {
@@ -43,7 +43,7 @@ struct ProjectConfigController {
     /// `GET /v2/passwordPolicy`: the policy new passwords are held to (`passwordPolicy` in the configuration), which
     /// the JS SDK fetches for `validatePassword` and again after a `PASSWORD_DOES_NOT_MEET_REQUIREMENTS`.
     @Sendable func passwordPolicy(_ request: Request, context: AppRequestContext) async throws -> GetPasswordPolicyResponse {
-        passwordPolicy
+        policy
     }
 
     @Sendable func adminConfig(_ request: Request, context: AdminRequestContext) async throws -> ProjectConfigResource {
