@@ -4,7 +4,8 @@
 //
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
 // in, and prints the ID token's claims. With --custom-token it signs in with a custom token a backend minted, read
-// from standard input (never from the command line, which other users can see). The session is kept in FILE (mode 0600; by default one per service), so the
+// from standard input (never from the command line, which other users can see).
+// The session is kept in FILE (mode 0600; by default one per service), so the
 // next run against the same service is already signed in.
 import Foundation
 import LatchkeyAuth

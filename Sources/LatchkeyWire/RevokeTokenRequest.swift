@@ -33,9 +33,8 @@ public struct RevokeTokenRequest: Sendable, Codable, Equatable {
         token = try container.decodeIfPresent(String.self, forKey: .token)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         tenantId = try container.decodeIfPresent(String.self, forKey: .tenantId)
-        let raw = (try? container.decodeIfPresent(String.self, forKey: .tokenType)) ?? (try? container.decodeIfPresent(Int.self, forKey: .tokenType)).flatMap {
-            $0.map(String.init)
-        }
+        var raw = try? container.decodeIfPresent(String.self, forKey: .tokenType)
+        if raw == nil, let number = try? container.decodeIfPresent(Int.self, forKey: .tokenType) { raw = String(number) }
         guard let raw else {
             tokenType = nil
             return

@@ -230,3 +230,17 @@ def test_keys_published_at_a_url_are_fetched_once_and_verify(start_latchkey):
     fetched = [path for path, _ in keys.calls]
     assert sorted(set(fetched)) == ["/jwks", "/x509"] and fetched.count("/x509") == 1, fetched
     keys.stop()
+
+
+def test_keys_that_cannot_be_fetched_are_asked_for_at_most_once_in_ten_seconds(start_latchkey):
+    """A key URL that answers an error body (strings, like Google's x509 metadata) holds no key: it is not kept, and
+    tokens naming its account are refused without a fetch each, whatever their `kid`."""
+    broken = JSONStub(lambda method, path, fields: (200, {"error": "internal", "error_description": "try later"}))
+    server = start_latchkey(serviceAccounts=[{"email": "robot@example.com", "keysURL": broken.url + "/x509"}])
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    for kid in ["a", "b", "c", None]:
+        refused = sign_in(server, forge(pem, {"kid": kid} if kid else {}, iss="robot@example.com"))
+        assert error_message(refused) == "INVALID_CUSTOM_TOKEN : The service account's keys could not be fetched.", refused.text
+    assert len(broken.calls) == 1, broken.calls
+    broken.stop()

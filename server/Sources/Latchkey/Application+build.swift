@@ -68,13 +68,7 @@ package func buildApplication(
             "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
-            "customTokens": "\(customTokenSummary(configuration))",
+            "customTokens": "\(serviceAccounts.summary)",
         ])
     return app
-}
-
-/// What signs custom tokens in, for the start-up line: development mode says that it takes unsigned ones too.
-private func customTokenSummary(_ configuration: AppConfiguration) -> String {
-    let accounts = "\(configuration.serviceAccounts.accounts.count) service accounts"
-    return configuration.mode == .development ? "\(accounts), and unsigned emulator tokens (development mode)" : accounts
 }

@@ -84,7 +84,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
     let appLinks = AppLinksController(apps: configuration.apps)
     let customTokens = CustomTokenController(signIn: services.customTokens)
     let tokenRevocation = TokenRevocationController(
-        revocation: AppleTokenRevocation(lookup: lookup, providers: services.providers, discovery: services.discovery, clock: clock))
+        revocation: AppleTokenRevocation(
+            lookup: lookup, providers: services.providers, discovery: services.discovery, limiter: limiter, clock: clock))
     let sessionCookies = SessionCookieController(
         sessionCookies: SessionCookies(store: store, authentication: services.authentication, tokens: services.tokens, clock: clock))
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)

@@ -53,7 +53,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     /// Facebook's Graph API, for `facebook.com` only.
     package var graphURL: URL?
     /// The key that signs Apple's `client_secret`, for `apple.com` only.
-    package var appleKey: AppleClientSecret?
+    package var appleKey: AppleClientSecretSigner?
 
     package init(
         providerID: String, issuer: URL, clientID: String, clientSecret: String? = nil, responseType: ProviderResponseType = .idToken,
@@ -118,7 +118,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         }
         clientID = read.string("\(prefix).clientId") ?? ""
         if clientID.isEmpty || clientID.containsControlCharacters { problem("clientId", "is required: the client id registered at the provider") }
-        clientSecret = Self.secret(&read, "\(prefix).clientSecret", mode: mode, environment: environment) { problem("clientSecret", $0) }
+        clientSecret = Self.secret(&read, "\(prefix).clientSecret", environment: environment, inline: mode) { problem("clientSecret", $0) }
         let code = read.bool("\(prefix).responseType.code") ?? false
         let idToken = read.bool("\(prefix).responseType.idToken") ?? false
         if code && idToken { problem("responseType", "choose one of code and idToken") }
@@ -150,10 +150,10 @@ package struct IdentityProviderSettings: Sendable, Equatable {
     /// `appleKeyId`, `appleTeamId` and `applePrivateKey`, all three or none, on `apple.com` only.
     private static func appleKey(
         _ read: inout ConfigSectionReader, _ prefix: String, isApple: Bool, environment: [String: String], problem: (String, String) -> Void
-    ) -> AppleClientSecret? {
+    ) -> AppleClientSecretSigner? {
         let keyID = read.string("\(prefix).appleKeyId")
         let teamID = read.string("\(prefix).appleTeamId")
-        let pem = secret(&read, "\(prefix).applePrivateKey", mode: .production, environment: environment, inline: false) { problem("applePrivateKey", $0) }
+        let pem = secret(&read, "\(prefix).applePrivateKey", environment: environment, inline: nil) { problem("applePrivateKey", $0) }
         guard keyID != nil || teamID != nil || pem != nil else { return nil }
         guard isApple else {
             problem("appleKeyId", "appleKeyId, appleTeamId and applePrivateKey are for apple.com only")
@@ -164,7 +164,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
             return nil
         }
         do {
-            return try AppleClientSecret(keyID: keyID, teamID: teamID, privateKeyPEM: pem)
+            return try AppleClientSecretSigner(keyID: keyID, teamID: teamID, privateKeyPEM: pem)
         } catch {
             problem("applePrivateKey", "must be the Sign in with Apple key (.p8): a P-256 private key in PEM")
             return nil
@@ -179,9 +179,10 @@ package struct IdentityProviderSettings: Sendable, Equatable {
         return components.scheme == "https" || (allowingHTTP && components.scheme == "http")
     }
 
-    /// A secret given by reference (`{"env": NAME}`, `{"file": PATH}`), or, when `inline` allows, inline in development mode.
+    /// A secret given by reference (`{"env": NAME}`, `{"file": PATH}`), or inline when `inline` (the server's mode) is
+    /// development; never inline when it is nil.
     private static func secret(
-        _ read: inout ConfigSectionReader, _ key: String, mode: AppConfiguration.Mode, environment: [String: String], inline allowsInline: Bool = true,
+        _ read: inout ConfigSectionReader, _ key: String, environment: [String: String], inline mode: AppConfiguration.Mode?,
         problem: (String) -> Void
     ) -> String? {
         if let variable = read.string("\(key).env") {
@@ -201,7 +202,7 @@ package struct IdentityProviderSettings: Sendable, Equatable {
             return value.isEmpty ? nil : value
         }
         guard let inline = read.string(key, isSecret: true) else { return nil }
-        guard allowsInline else {
+        guard let mode else {
             problem("give it as {\"env\": NAME} or {\"file\": PATH}, never inline in the file")
             return nil
         }

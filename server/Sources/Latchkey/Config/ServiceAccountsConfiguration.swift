@@ -29,7 +29,7 @@ package struct ServiceAccountsConfiguration: Sendable {
         accounts = read.objectList("serviceAccounts", fields: ["email", "projectId", "keys", "keysURL"]).compactMap {
             Self.account(&read, $0, defaultProject: projectID)
         }
-        let emails = accounts.map(\.email)
+        let emails = accounts.map { $0.email.lowercased() }
         if Set(emails).count != emails.count { read.problems.add("serviceAccounts", "lists the same email twice") }
     }
 

@@ -24,8 +24,15 @@ package struct TokenConfiguration: Sendable {
     package var rotationDelaySeconds: Int
     package var keyDirectory: String
 
+    /// Firebase's session cookies name `https://session.firebase.google.com/PROJECT_ID` as their issuer.
+    static let sessionCookieIssuerPrefix = "https://session.firebase.google.com/"
+
     init(_ read: inout ConfigSectionReader, publicURL: URL) {
         issuer = read.string("tokens.issuer") ?? publicURL.absoluteString
+        if issuer.hasPrefix(Self.sessionCookieIssuerPrefix) {
+            // ID tokens and session cookies share their audience: only the issuer tells one from the other.
+            read.problems.add("tokens.issuer", "must not be a session-cookie issuer (\(Self.sessionCookieIssuerPrefix)…)")
+        }
         idTokenLifetimeSeconds = read.int("tokens.idTokenLifetimeSeconds", default: 3600, in: 60...Self.longestIDTokenLifetimeSeconds)
         rotationDelaySeconds = read.int("tokens.rotationDelaySeconds", default: 3600, in: 0...2_592_000)
         keyDirectory = read.string("tokens.keyDirectory") ?? "data/keys"

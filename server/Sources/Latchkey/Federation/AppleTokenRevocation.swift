@@ -8,17 +8,25 @@ import Logging
 /// for its refresh token first) or a token (the JS SDK's access token); Latchkey calls Apple's revocation endpoint
 /// (from Apple's discovery document, so a test's `issuer` override reaches a local stub) with a `client_secret` the
 /// provider's Apple key signs for this one call. Whatever goes wrong at Apple is an `INVALID_IDP_RESPONSE`, never a 500.
+///
+/// Only an account that signs in with Apple may ask, and each call counts against the per-IP completion limit: every
+/// call spends the developer's Apple key on one or two calls to Apple.
 struct AppleTokenRevocation: Sendable {
     let lookup: AccountLookup
     let providers: ProviderDirectory
     let discovery: ProviderDiscovery
+    let limiter: RateLimiter
     let clock: any WallClock
 
-    func revoke(_ request: RevokeTokenRequest, logger: Logger) async throws -> RevokeTokenResponse {
+    func revoke(_ request: RevokeTokenRequest, by caller: Caller, logger: Logger) async throws -> RevokeTokenResponse {
         try Tenancy.requireNoTenant(request.tenantId)
         guard request.providerId == BuiltInIdentityProvider.apple.rawValue else { throw SignInError.invalidProviderID }
         guard let idToken = request.idToken, !idToken.isEmpty else { throw SignInError.missingIDToken }
+        try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester)
         let user = try await lookup.user(idToken: idToken)
+        guard user.identities.contains(where: { $0.providerID == BuiltInIdentityProvider.apple.rawValue }) else {
+            throw SignInError.noSuchProvider
+        }
         guard let token = request.token, !token.isEmpty else { throw SignInError.invalidArgument("token is required") }
         guard let type = request.tokenType else { throw SignInError.invalidArgument("tokenType is required") }
         guard let settings = try await providers.provider(BuiltInIdentityProvider.apple.rawValue), settings.isEnabled,
@@ -27,7 +35,7 @@ struct AppleTokenRevocation: Sendable {
         do {
             let metadata = try await discovery.metadata(for: settings)
             let secret = try clientSecret(key, settings)
-            let (revoked, hint) = type == .code ? (try await refreshToken(of: token, settings, metadata, secret), "refresh_token") : (token, hint(type))
+            let (revoked, hint) = type == .code ? try await tokens(of: token, settings, metadata, secret) : (token, hint(type))
             try await call(revoked, hint: hint, settings, metadata, secret)
         } catch {
             guard case .invalidResponse(let reason) = error else { throw SignInError.invalidIDPResponse("Apple refused the revocation") }
@@ -42,7 +50,7 @@ struct AppleTokenRevocation: Sendable {
         type == .refreshToken ? "refresh_token" : "access_token"
     }
 
-    private func clientSecret(_ key: AppleClientSecret, _ settings: IdentityProviderSettings) throws(ProviderFailure) -> String {
+    private func clientSecret(_ key: AppleClientSecretSigner, _ settings: IdentityProviderSettings) throws(ProviderFailure) -> String {
         do {
             return try key.secret(clientID: settings.clientID, issuer: settings.issuer.absoluteString, at: clock.now)
         } catch {
@@ -50,17 +58,20 @@ struct AppleTokenRevocation: Sendable {
         }
     }
 
-    /// The refresh token an authorization code is exchanged for (Apple's token endpoint, `client_secret_post`).
-    private func refreshToken(
+    /// The token an authorization code is exchanged for (Apple's token endpoint, `client_secret_post`), with its
+    /// `token_type_hint`: the refresh token, which revokes the whole grant, or else the access token.
+    private func tokens(
         of code: String, _ settings: IdentityProviderSettings, _ metadata: ProviderMetadata, _ secret: String
-    ) async throws(ProviderFailure) -> String {
+    ) async throws(ProviderFailure) -> (token: String, hint: String) {
         guard let endpoint = metadata.tokenEndpoint else { throw .invalidResponse("discovery failed: no token_endpoint") }
         let form = [("grant_type", "authorization_code"), ("code", code), ("client_id", settings.clientID), ("client_secret", secret)]
         let answer = try await discovery.http.post(endpoint, form: form, "token exchange")
-        guard answer.status == 200, case .object(let fields)? = try? JSONParser.parse(answer.body),
-            case .string(let token)? = fields["refresh_token"] ?? fields["access_token"]
-        else { throw .invalidResponse("token exchange answered HTTP \(answer.status) without a token") }
-        return token
+        guard answer.status == 200, case .object(let fields)? = try? JSONParser.parse(answer.body) else {
+            throw .invalidResponse("token exchange answered HTTP \(answer.status) without a token")
+        }
+        if case .string(let token)? = fields["refresh_token"] { return (token, "refresh_token") }
+        if case .string(let token)? = fields["access_token"] { return (token, "access_token") }
+        throw .invalidResponse("token exchange answered HTTP \(answer.status) without a token")
     }
 
     /// RFC 7009's revocation request, as Apple's `/auth/revoke` takes it.

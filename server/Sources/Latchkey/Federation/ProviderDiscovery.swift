@@ -1,8 +1,8 @@
 import Foundation
 import LatchkeyDomain
 
-/// Each provider's discovery document and keys (and each service account's published keys), fetched when first needed and kept for as long as the provider's
-/// `Cache-Control: max-age` says (an hour when it says nothing, a day at most).
+/// Each provider's discovery document and keys (and each service account's published keys), fetched when first needed
+/// and kept for as long as the provider's `Cache-Control: max-age` says (an hour when it says nothing, a day at most).
 ///
 /// A token naming a key not in the kept set fetches the keys again (the provider rotated), at most once every ten
 /// seconds per key URL, so that forged `kid`s cannot make Latchkey hammer it.
@@ -49,13 +49,16 @@ package actor ProviderDiscovery {
         try await keys(at: metadata.jwksURI, forKeyID: kid)
     }
 
-    /// The keys published at `url` (a JWKS, or a service account's x509 metadata), kept by the same rules.
+    /// The keys published at `url` (a JWKS, or a service account's x509 metadata), kept by the same rules. Within ten
+    /// seconds of the last fetch nothing is fetched, whatever became of it: a failed or expired fetch answers the keys
+    /// kept, if any, or a failure, so that neither forged `kid`s nor a provider that is down make a fetch per request.
     func keys(at url: URL, forKeyID kid: String?) async throws(ProviderFailure) -> ProviderKeySet {
         let now = clock.now
         let address = url.absoluteString
-        if let kept = keys[address], kept.until > now {
-            guard let kid, !kept.value.contains(kid) else { return kept.value }
-            if let last = lastKeyFetch[address], now.timeIntervalSince(last) < Self.keyRefetchInterval { return kept.value }
+        if let kept = keys[address], kept.until > now, kid.map(kept.value.contains) ?? true { return kept.value }
+        if let last = lastKeyFetch[address], now.timeIntervalSince(last) < Self.keyRefetchInterval {
+            guard let kept = keys[address] else { throw .invalidResponse("keys failed: fetched less than \(Int(Self.keyRefetchInterval)) s ago") }
+            return kept.value
         }
         lastKeyFetch[address] = now
         let answer = try await http.get(url, "keys")

@@ -18,11 +18,15 @@ package struct ProviderKeySet: Sendable {
     /// JWTKit cannot read, is left out without losing the others. A key without `kid` is kept under `#index` (JWTKit
     /// refuses a key without one, so it is given that id to read it).
     package init(document: Data) async throws(ProviderFailure) {
-        guard let set = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] else { throw .invalidResponse("keys failed: not a JWK set") }
+        guard let set = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] else {
+            throw .invalidResponse("keys failed: not a JWK set")
+        }
         guard let entries = set["keys"] as? [Any] else {
             // Google's x509 metadata of a service account: `{kid: certificate}`.
-            guard let certificates = set as? [String: String], !certificates.isEmpty else { throw .invalidResponse("keys failed: not a JWK set") }
+            guard let certificates = set as? [String: String] else { throw .invalidResponse("keys failed: not a JWK set") }
             self = await ProviderKeySet(pems: certificates.sorted { $0.key < $1.key }.map { (id: $0.key, pem: $0.value) })
+            // An error body of strings (`{"error": …}`) holds no certificate: not a key set to keep.
+            guard !keys.isEmpty else { throw .invalidResponse("keys failed: not a JWK set") }
             return
         }
         var keys: [Key] = []
@@ -67,9 +71,4 @@ package struct ProviderKeySet: Sendable {
         let type: JWK.KeyType = algorithm.hasPrefix("ES") ? .ecdsa : .rsa
         return keys.filter { $0.type == type }
     }
-}
-
-/// For checking a signature only: whoever verifies with a key set checks the claims, each with its own reason.
-struct SignatureOnly: JWTPayload {
-    func verify(using algorithm: some JWTAlgorithm) throws {}
 }

@@ -62,7 +62,7 @@ package struct JWTTokenIssuer: TokenIssuer {
     /// The issuer of session cookies: Firebase's, `https://session.firebase.google.com/{projectId}`, whatever
     /// `tokens.issuer` says, because the Admin SDKs' `verify_session_cookie` accepts no other (`COOKIE_ISSUER_PREFIX` in
     /// firebase-admin-python's `_token_gen.py`; firebase-tools' emulator sets the same in `createSessionCookie`).
-    package var sessionCookieIssuer: String { "https://session.firebase.google.com/\(audience)" }
+    package var sessionCookieIssuer: String { TokenConfiguration.sessionCookieIssuerPrefix + audience }
 
     /// The ID token's claims as they were (`sub`, `user_id`, `auth_time`, `firebase`, the profile and custom claims,
     /// `sid`), with the session-cookie issuer and `iat`/`exp` of their own, as firebase-tools' emulator makes them

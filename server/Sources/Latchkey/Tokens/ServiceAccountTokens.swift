@@ -48,6 +48,12 @@ package struct ServiceAccountTokens: CustomTokenVerifier {
         self.clock = clock
     }
 
+    /// What signs custom tokens in, for the start-up line.
+    package var summary: String {
+        let count = accounts.count == 1 ? "1 service account" : "\(accounts.count) service accounts"
+        return acceptsUnsigned ? "\(count), and unsigned emulator tokens (development mode)" : count
+    }
+
     package func verify(_ token: String) async throws(SignInError) -> CustomTokenAssertion {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= Self.longestToken, parts.count == 3, case .object(let header)? = Self.json(parts[0]),
@@ -57,7 +63,7 @@ package struct ServiceAccountTokens: CustomTokenVerifier {
         case .string("none")? where acceptsUnsigned && parts[2].isEmpty:
             break
         case .string("RS256")?:
-            try await checkSignature(token, kid: header["kid"]?.stringValue, issuer: claims["iss"]?.stringValue, subject: claims["sub"]?.stringValue)
+            try await checkSigner(token, kid: header["kid"]?.stringValue, issuer: claims["iss"]?.stringValue, subject: claims["sub"]?.stringValue)
         case .string("none")?:
             throw .invalidCustomToken("Unsigned custom tokens are accepted in development mode only.")
         default:
@@ -71,12 +77,17 @@ package struct ServiceAccountTokens: CustomTokenVerifier {
             uid: claims["uid"]?.stringValue, claims: claims["claims"].map(Self.text(of:)), tenantID: claims["tenant_id"]?.stringValue)
     }
 
-    /// The signature, by a key of the service account `iss` names (`sub` must name it too).
-    private func checkSignature(_ token: String, kid: String?, issuer: String?, subject: String?) async throws(SignInError) {
+    /// The signature, by a key of the service account `iss` names (`sub` must name it too), of this project.
+    private func checkSigner(_ token: String, kid: String?, issuer: String?, subject: String?) async throws(SignInError) {
         guard let issuer, issuer == subject, let account = accounts[issuer.lowercased()] else {
             throw .invalidCustomToken("The custom token is not signed by a service account this server knows (serviceAccounts).")
         }
+        try await checkSignature(token, kid: kid, of: account)
+        // After the signature: a forger learns nothing of which accounts are configured.
         guard account.projectID == projectID else { throw .credentialMismatch }
+    }
+
+    private func checkSignature(_ token: String, kid: String?, of account: Account) async throws(SignInError) {
         var candidates = account.keys.candidates(kid: kid, algorithm: "RS256")
         if let url = account.keysURL, candidates.isEmpty || kid == nil {
             do {
@@ -108,7 +119,10 @@ package struct ServiceAccountTokens: CustomTokenVerifier {
 
     /// A value written back as JSON text, for the domain's rules on custom claims.
     private static func text(of value: JSONValue) -> String {
-        String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+        let encoder = JSONEncoder()
+        // As compact as the backend likely wrote it: the 1,000-byte bound is on the claims, not on escapes added here.
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 }
 

@@ -10,10 +10,10 @@ package struct Caller: Sendable {
     }
 
     /// The client address per-IP limits count.
-    var ipAddress: String { requester.ipAddress ?? "" }
+    package var ipAddress: String { requester.ipAddress ?? "" }
 
     /// The limits a request of this caller counts against: `checks`, or none for an admin.
-    func limits(_ checks: [RateLimiter.Check]) -> [RateLimiter.Check] {
+    package func limits(_ checks: [RateLimiter.Check]) -> [RateLimiter.Check] {
         isAdmin ? [] : checks
     }
 }

@@ -53,6 +53,8 @@ package enum SignInError: Error, Sendable, Equatable {
     case invalidCustomToken(String)
     /// A custom token signed by a service account of another project.
     case credentialMismatch
+    /// The account is not linked to the provider the request names.
+    case noSuchProvider
     /// A request missing a field it needs, or with one it cannot use, where Firebase answers Google's generic code.
     case invalidArgument(String)
     case emailNotFound
@@ -177,6 +179,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidCustomToken: "INVALID_CUSTOM_TOKEN"
         case .credentialMismatch: "CREDENTIAL_MISMATCH"
         case .invalidArgument: "INVALID_ARGUMENT"
+        case .noSuchProvider: "NO_SUCH_PROVIDER"
         case .emailNotFound: "EMAIL_NOT_FOUND"
         case .invalidPassword: "INVALID_PASSWORD"
         case .invalidLoginCredentials: "INVALID_LOGIN_CREDENTIALS"

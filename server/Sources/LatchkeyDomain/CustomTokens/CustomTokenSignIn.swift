@@ -40,7 +40,9 @@ package struct CustomTokenSignIn: Sendable {
     /// The uid and the claims of `assertion`, by the rules of an admin's uid and of custom claims.
     static func check(_ assertion: CustomTokenAssertion) throws(SignInError) -> (id: String, claims: CustomClaims?) {
         guard let uid = assertion.uid else { throw .missingIdentifier }
-        guard let id = try? Account.chosenID(uid) else { throw .invalidCustomToken("The uid must be 1 to 128 characters without control characters.") }
+        guard let id = try? Account.chosenID(uid) else {
+            throw .invalidCustomToken("The uid must be 1 to 128 characters without control characters.")
+        }
         return (id, try assertion.claims.flatMap { json throws(SignInError) in try CustomClaims.parse(json) })
     }
 

@@ -1,7 +1,8 @@
 /// What a custom token asserts once `CustomTokenVerifier` has checked who signed it, for whom and when: the raw values,
 /// which `CustomTokenSignIn` checks by the domain's own rules (a uid as an admin's, claims as custom claims).
 package struct CustomTokenAssertion: Sendable, Equatable {
-    /// `uid`, as the Admin SDKs write it (firebase-tools' emulator also reads `user_id`); nil when absent or not a string.
+    /// `uid`, as the Admin SDKs write it; nil when absent or not a string (`user_id`, which firebase-tools' emulator also
+    /// reads, is not read here).
     package var uid: String?
     /// The `claims` member written back as JSON text, whatever its type; nil when the token has none.
     package var claims: String?

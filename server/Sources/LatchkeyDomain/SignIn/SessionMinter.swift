@@ -23,8 +23,8 @@ package struct SessionMinter: Sendable {
     /// The refresh token that replaces a used one of `session`.
     func makeRefreshToken(rotating session: SessionRecord) -> IssuedRefreshToken {
         IssuedRefreshToken(
-            token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider, secondFactor: session.secondFactor,
-            developerClaims: session.developerClaims)
+            token: ServerSecret.makeToken(), secret: secret, sessionID: session.id, provider: session.signInProvider,
+            secondFactor: session.secondFactor, developerClaims: session.developerClaims)
     }
 
     /// The signed ID token and the refresh token for `user`; the ID token names its session (`sid`), so revoking the

@@ -125,8 +125,8 @@ package struct SignInFinisher: Sendable {
         let isNewUser = attempt.stored == nil
         let carried = if case .carried(let id) = attempt.secondFactor { id } else { String?.none }
         let refresh = try await open(
-            accountID: account.id, provider: attempt.provider, secondFactor: carried, developerClaims: attempt.developerClaims, authTime: now, at: now,
-            in: transaction)
+            accountID: account.id, provider: attempt.provider, secondFactor: carried, developerClaims: attempt.developerClaims, authTime: now,
+            at: now, in: transaction)
         try await transaction.record(
             AuditEvent(
                 .signInCompleted, at: now, accountID: account.id, email: account.email, requester: attempt.requester,

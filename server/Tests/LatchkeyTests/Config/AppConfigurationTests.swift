@@ -26,6 +26,21 @@ import Testing
         #expect(configuration.openAPIDocument == "/usr/local/share/latchkey/openapi.json")
     }
 
+    /// ID tokens and session cookies share their audience, so an ID-token issuer in the session cookies' namespace would
+    /// let each pass for the other: refused.
+    @Test func theTokenIssuerIsNoSessionCookieIssuer() async throws {
+        try await withWorkspace { workspace in
+            do {
+                _ = try await workspace.configuration(["tokens.issuer": "https://session.firebase.google.com/latchkey-test"])
+                Issue.record("a session-cookie issuer was accepted for ID tokens")
+            } catch let problems as ConfigProblems {
+                #expect(problems.messages.contains { $0.hasPrefix("tokens.issuer: must not be a session-cookie issuer") }, "\(problems)")
+            }
+            let issuer = try await workspace.configuration(["tokens.issuer": "https://securetoken.google.com/p"]).tokens.issuer
+            #expect(issuer == "https://securetoken.google.com/p")
+        }
+    }
+
     /// Second factors are off by default; the file turns them on and tunes them, within their ranges.
     @Test func secondFactorsAreOffByDefaultAndReadFromTheMFASection() async throws {
         try await withWorkspace { workspace in

@@ -9,7 +9,9 @@ import Testing
         let credential = try ServiceAccountCredential(name: "backend", projectID: "demo")
         let entry = try #require(try JSONSerialization.jsonObject(with: Data(credential.configurationEntry.utf8)) as? [String: Any])
         try await withWorkspace { workspace in
-            let google: [String: Any] = ["email": "robot@other.iam.gserviceaccount.com", "keysURL": "https://www.googleapis.com/robot/v1/metadata/x509/r"]
+            let google: [String: Any] = [
+                "email": "robot@other.iam.gserviceaccount.com", "keysURL": "https://www.googleapis.com/robot/v1/metadata/x509/r",
+            ]
             let accounts = try await workspace.configuration(["serviceAccounts": [entry, google]]).serviceAccounts.accounts
             #expect(accounts.map(\.email) == ["backend@demo.latchkey.invalid", "robot@other.iam.gserviceaccount.com"])
             #expect(accounts.map(\.projectID) == ["demo", "other"])
@@ -30,7 +32,10 @@ import Testing
         (#"[{"email":"a@example.com","keysURL":"http://keys.example.com"}]"#, "serviceAccounts.0.keysURL:"),
         (#"[{"email":"a@example.com","keys":[{"id":"k","pem":"nonsense"}]}]"#, "serviceAccounts.0.keys.0.pem:"),
         // An EC key: custom tokens are RS256.
-        (#"[{"email":"a@example.com","keys":[{"id":"k","pem":"\#(publicKey.replacingOccurrences(of: "\n", with: "\\n"))"}]}]"#, "serviceAccounts.0.keys.0.pem:"),
+        (
+            #"[{"email":"a@example.com","keys":[{"id":"k","pem":"\#(publicKey.replacingOccurrences(of: "\n", with: "\\n"))"}]}]"#,
+            "serviceAccounts.0.keys.0.pem:"
+        ),
         (#"[{"email":"a@example.com","keys":[{"pem":"nonsense"}]}]"#, "serviceAccounts.0.keys.0.id:"),
         (
             #"[{"email":"a@example.com","keysURL":"https://k.example.com"},{"email":"a@example.com","keysURL":"https://k.example.com"}]"#,

@@ -43,7 +43,8 @@ import Testing
             let hints = try #require(challenged["mfaInfo"] as? [[String: Any]])
             #expect(hints.map { $0["mfaEnrollmentId"] as? String } == [authenticator.factorID])
 
-            let finished = try await client.finishSecondFactor(pending, factorID: authenticator.factorID, code: authenticator.code(at: clock.now, steps: 1)).json
+            let code = authenticator.code(at: clock.now, steps: 1)
+            let finished = try await client.finishSecondFactor(pending, factorID: authenticator.factorID, code: code).json
             let claims = try decodedClaims(of: finished["idToken"])
             let firebase = try #require(claims["firebase"] as? [String: Any])
             #expect(claims["tier"] as? String == "gold" && claims["user_id"] as? String == uid)
@@ -61,11 +62,5 @@ import Testing
             let started = try await client.post("/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(idToken)","totpEnrollmentInfo":{}}"#)
             #expect(SecondFactorTests.errorCode(started) == "UNSUPPORTED_FIRST_FACTOR")
         }
-    }
-}
-
-extension Data {
-    fileprivate func base64URLEncoded() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -13,6 +13,6 @@ struct TokenRevocationController {
 
     @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> RevokeTokenResponse {
         let body = try await RequestBody.decode(RevokeTokenRequest.self, from: request, context: context)
-        return try await revocation.revoke(body, logger: context.logger)
+        return try await revocation.revoke(body, by: context.caller(of: request), logger: context.logger)
     }
 }

@@ -20,7 +20,8 @@ extension SQLiteStoreTransaction {
         try row(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map { row in
             SessionRecord(
                 id: row["id"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
-                secondFactor: row["second_factor"], developerClaims: (row["developer_claims"] as String?).map(CustomClaims.init(stored:)), authTime: Date(timeIntervalSince1970: row["auth_time"]),
+                secondFactor: row["second_factor"], developerClaims: (row["developer_claims"] as String?).map(CustomClaims.init(stored:)),
+                authTime: Date(timeIntervalSince1970: row["auth_time"]),
                 createdAt: Date(timeIntervalSince1970: row["created_at"]), revokedAt: Self.date(row["revoked_at"]),
                 isRevokedWithAccount: row["revoked_with_account"])
         }

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 
-/// Sign in with Apple's `client_secret`: a short ES256 JWT the developer's Apple key signs, with the team as `iss`, the
+/// Signs Sign in with Apple's `client_secret`: a short ES256 JWT the developer's Apple key signs, with the team as `iss`, the
 /// app's client id as `sub` and Apple as `aud` (Apple's "Creating a client secret"). Latchkey makes one for each call
 /// to Apple's token revocation, so that no long-lived secret is stored.
-package struct AppleClientSecret: Sendable, Equatable {
+package struct AppleClientSecretSigner: Sendable, Equatable {
     /// How long a secret is good for: one call's worth (Apple accepts up to six months).
     static let lifetime: TimeInterval = 300
 
@@ -19,7 +19,7 @@ package struct AppleClientSecret: Sendable, Equatable {
         key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
     }
 
-    package static func == (left: AppleClientSecret, right: AppleClientSecret) -> Bool {
+    package static func == (left: AppleClientSecretSigner, right: AppleClientSecretSigner) -> Bool {
         left.keyID == right.keyID && left.teamID == right.teamID && left.key.rawRepresentation == right.key.rawRepresentation
     }
 
