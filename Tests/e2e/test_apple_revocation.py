@@ -71,13 +71,14 @@ def apple_provider(stub, key_file):
             "appleKeyId": KEY_ID, "appleTeamId": TEAM_ID, "applePrivateKey": {"file": str(key_file)}}
 
 
-@pytest.fixture
-def apple(start_latchkey, tmp_path):
+@pytest.fixture(params=["sqlite", "postgres"])
+def apple(start_latchkey, tmp_path, request):
     key = ec.generate_private_key(ec.SECP256R1())
     key_file = tmp_path / "AuthKey.p8"
     key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     stub = Apple(key.public_key())
-    server = start_latchkey(mode="production", identityProviders=[apple_provider(stub, key_file)])
+    storage = {"storage": request.getfixturevalue("database")} if request.param == "postgres" else {}
+    server = start_latchkey(mode="production", identityProviders=[apple_provider(stub, key_file)], **storage)
     yield server, stub
     stub.stub.stop()
 

@@ -102,6 +102,7 @@ def test_custom_claims_set_by_the_admin_sdk_ride_in_the_next_id_token(admin):
     assert "role" not in auth.verify_id_token(refresh(server, renewed["refresh_token"]).json()["id_token"], app=app)
 
 
+@pytest.mark.parametrize("admin", ["sqlite", "postgres"], indirect=True)
 def test_the_admin_sdk_deletes_users_in_a_batch(admin):
     """`auth.delete_users` (`accounts:batchDelete`, always with `force`): the accounts go with their sessions, unknown
     uids are no error; without `force` (raw HTTP) only disabled accounts go; more than 1,000 uids are refused."""

@@ -66,6 +66,7 @@ def test_the_policy_is_published_on_every_v2_path(start_latchkey, path):
     assert published["customStrengthOptions"]["containsUppercaseCharacter"] is True
 
 
+@pytest.mark.parametrize("admin", ["sqlite", "postgres"], indirect=True)
 def test_an_enforced_policy_refuses_weak_passwords_wherever_one_is_set(admin):
     server, app = admin
     server.stop()
@@ -94,8 +95,9 @@ def test_an_enforced_policy_refuses_weak_passwords_wherever_one_is_set(admin):
     assert signed_in.status_code == 200, signed_in.text
 
 
-def test_force_upgrade_on_sign_in_refuses_a_password_set_before_the_policy(start_latchkey):
-    server = start_latchkey()
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_force_upgrade_on_sign_in_refuses_a_password_set_before_the_policy(start_latchkey, request, store):
+    server = start_latchkey(**({"storage": request.getfixturevalue("database")} if store == "postgres" else {}))
     assert sign_up(server, "old@example.com", "oldpassword").status_code == 200
     server.stop()
     server.configure(passwordPolicy=POLICY)
