@@ -118,3 +118,15 @@ def test_force_upgrade_on_sign_in_refuses_a_password_set_before_the_policy(start
     assert post(server, "accounts:resetPassword", json={"oobCode": code, "newPassword": "N3w!password"}).status_code == 200
     renewed = post(server, "accounts:signInWithPassword", json=old | {"password": "N3w!password"})
     assert renewed.status_code == 200, renewed.text
+
+
+def test_the_admin_config_shows_the_policy_as_the_node_admin_sdk_reads_it(start_latchkey):
+    """`GET /v2/projects/{p}/config`'s `passwordPolicyConfig`, which firebase-admin-node's `getProjectConfig()` reads."""
+    server = start_latchkey(adminTokens=["owner"], passwordPolicy=POLICY | {"forceUpgradeOnSignin": True})
+    answer = requests.get(f"{server.url}/v2/projects/{PROJECT_ID}/config", headers={"Authorization": "Bearer owner"}, timeout=HTTP_TIMEOUT)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["passwordPolicyConfig"] == {
+        "passwordPolicyEnforcementState": "ENFORCE", "forceUpgradeOnSignin": True,
+        "passwordPolicyVersions": [{"customStrengthOptions": policy(server)["customStrengthOptions"]}],
+    }
+    assert answer.json()["passwordPolicyConfig"]["passwordPolicyVersions"][0]["customStrengthOptions"]["minPasswordLength"] == 8

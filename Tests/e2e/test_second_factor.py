@@ -777,6 +777,10 @@ def test_the_admin_config_shows_the_second_factor_settings(start_latchkey):
         "name": f"projects/{PROJECT_ID}/config",
         "mfa": {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 3}}]},
         "authorizedDomains": ["127.0.0.1", "localhost"],  # sorted, as in `GET /v1/projects`
+        "passwordPolicyConfig": {"passwordPolicyEnforcementState": "OFF", "forceUpgradeOnSignin": False, "passwordPolicyVersions": [
+            {"customStrengthOptions": {
+                "minPasswordLength": 6, "maxPasswordLength": 4096, "containsLowercaseCharacter": False, "containsUppercaseCharacter": False,
+                "containsNumericCharacter": False, "containsNonAlphanumericCharacter": False}}]},
     }
     # An app's API key is not an admin, nor is an unknown bearer token; a request with neither has no API key.
     for denied in [requests.get(url, params={"key": API_KEY}, timeout=HTTP_TIMEOUT),

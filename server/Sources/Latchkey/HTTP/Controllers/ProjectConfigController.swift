@@ -4,7 +4,7 @@ import LatchkeyWire
 
 /// The project's configuration: `GET /v1/projects` and v3 `getProjectConfig` (the project id and `authorizedDomains`,
 /// as the SDKs ask before a sign-in with a provider) for apps, and v2 `projects/{p}/config` (with the second-factor
-/// settings, `mfa`) for admins; and v2 `recaptchaConfig` and `passwordPolicy` for apps. All are read from the
+/// settings, `mfa`, and the password policy) for admins; and v2 `recaptchaConfig` and `passwordPolicy` for apps. All are read from the
 /// configuration file, which is where they are changed.
 struct ProjectConfigController {
     let answer: GetProjectConfigResponse
@@ -14,20 +14,23 @@ struct ProjectConfigController {
 
     init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy, passwordPolicy: PasswordPolicy) {
         answer = GetProjectConfigResponse(projectId: projectID, authorizedDomains: authorizedDomains.sorted())
+        policy = GetPasswordPolicyResponse(passwordPolicy)
         let state = (secondFactors.isEnabled ? SecondFactorConfiguration.State.enabled : .disabled).rawValue
         resource = ProjectConfigResource(
             name: "projects/\(projectID)/config",
             mfa: .init(
                 state: state,
                 providerConfigs: [.init(state: state, totpProviderConfig: .init(adjacentIntervals: secondFactors.adjacentIntervals))]),
-            authorizedDomains: authorizedDomains.sorted())
+            authorizedDomains: authorizedDomains.sorted(),
+            passwordPolicyConfig: .init(
+                passwordPolicyEnforcementState: policy.enforcementState, forceUpgradeOnSignin: policy.forceUpgradeOnSignin ?? false,
+                passwordPolicyVersions: [.init(customStrengthOptions: policy.customStrengthOptions)]))
         // Latchkey asks no client for a reCAPTCHA token: every provider is off, so no SDK loads Google's scripts. The key
         // is a placeholder in the shape the SDKs split (`projects/{project}/keys/{key}`), which none uses while off.
         recaptcha = GetRecaptchaConfigResponse(
             recaptchaKey: "projects/\(projectID)/keys/recaptcha-not-enforced",
             recaptchaEnforcementState: ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"].map { .init(provider: $0, enforcementState: "OFF") },
             useSmsBotScore: false, useSmsTollFraudProtection: false)
-        policy = GetPasswordPolicyResponse(passwordPolicy)
     }
 
     @Sendable func projectConfig(_ request: Request, context: AppRequestContext) async throws -> GetProjectConfigResponse {
