@@ -9,6 +9,8 @@ public struct CreateAccountRequest: Sendable, Codable, Equatable {
     public var displayName: String?
     public var photoUrl: String?
     public var disabled: Bool?
+    /// E.164; one account per number.
+    public var phoneNumber: String?
 
     public init(
         localId: String? = nil, email: String? = nil, password: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
@@ -33,5 +35,6 @@ public struct CreateAccountRequest: Sendable, Codable, Equatable {
         displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
         photoUrl = try container.decodeIfPresent(String.self, forKey: .photoUrl)
         disabled = container.decodeLenientBool(forKey: .disabled)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
     }
 }

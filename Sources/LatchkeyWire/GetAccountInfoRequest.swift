@@ -7,6 +7,8 @@ public struct GetAccountInfoRequest: Sendable, Codable, Equatable {
     public var localId: [String]?
     /// Admin only; also read as a single string.
     public var email: [String]?
+    /// Admin only: accounts by number (the Admin SDKs' `get_user_by_phone_number`); also read as a single string.
+    public var phoneNumber: [String]?
     /// Admin only: accounts by an identity provider's user id.
     public var federatedUserId: [FederatedUserIdentifier]?
 
@@ -35,6 +37,7 @@ public struct GetAccountInfoRequest: Sendable, Codable, Equatable {
         idToken = try container.decodePresentString(forKey: .idToken)
         localId = container.decodeLenientStrings(forKey: .localId)
         email = container.decodeLenientStrings(forKey: .email)
+        phoneNumber = container.decodeLenientStrings(forKey: .phoneNumber)
         federatedUserId = try? container.decodeIfPresent([FederatedUserIdentifier].self, forKey: .federatedUserId)
     }
 }

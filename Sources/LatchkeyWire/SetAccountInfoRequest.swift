@@ -23,18 +23,19 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
     public var emailVerified: Bool?
     /// Sent by Firebase's SDKs; tokens come back only after a user's own password change.
     public var returnSecureToken: Bool?
-    /// Admin only: `{}` or `{"enrollments": []}` removes every second factor (the Admin SDKs' way); listing factors is
-    /// refused, since TOTP factors are enrolled only by their owner.
+    /// Admin only: `{}` or `{"enrollments": []}` removes every second factor (the Admin SDKs' way); a list of phone
+    /// factors makes them the account's phone factors (TOTP factors are enrolled only by their owner).
     public var mfa: MfaChanges?
+    /// Admin only: the account's number (E.164); `deleteProvider: ["phone"]` removes it.
+    public var phoneNumber: String?
     /// Admin only: custom claims, a JSON object in a string (`{}` removes them): the Admin SDKs' `set_custom_user_claims`.
     public var customAttributes: String?
 
     /// The `mfa` member of an update.
     public struct MfaChanges: Sendable, Codable, Equatable {
-        /// Only whether it lists any is read.
-        public var enrollments: [OpaqueObject]?
+        public var enrollments: [MfaFactor]?
 
-        public init(enrollments: [OpaqueObject]? = nil) {
+        public init(enrollments: [MfaFactor]? = nil) {
             self.enrollments = enrollments
         }
     }
@@ -76,5 +77,6 @@ public struct SetAccountInfoRequest: Sendable, Codable, Equatable {
         returnSecureToken = container.decodeLenientBool(forKey: .returnSecureToken)
         mfa = try container.decodeIfPresent(MfaChanges.self, forKey: .mfa)
         customAttributes = try container.decodeIfPresent(String.self, forKey: .customAttributes)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
     }
 }

@@ -14,6 +14,7 @@ public struct SignupNewUserRequest: Sendable, Codable, Equatable {
     public var photoUrl: String?
     public var emailVerified: Bool?
     public var disabled: Bool?
+    public var phoneNumber: String?
 
     public init(email: String? = nil, password: String? = nil, idToken: String? = nil, returnSecureToken: Bool? = true) {
         self.email = email
@@ -33,5 +34,6 @@ public struct SignupNewUserRequest: Sendable, Codable, Equatable {
         photoUrl = try container.decodeIfPresent(String.self, forKey: .photoUrl)
         emailVerified = container.decodeLenientBool(forKey: .emailVerified)
         disabled = container.decodeLenientBool(forKey: .disabled)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
     }
 }

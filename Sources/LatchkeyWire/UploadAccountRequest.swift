@@ -57,7 +57,7 @@ public struct UploadAccountRequest: Sendable, Codable, Equatable {
         /// Custom claims, as a JSON object in a string.
         public var customAttributes: String?
         public var phoneNumber: String?
-        public var mfaInfo: [OpaqueObject]?
+        public var mfaInfo: [MfaFactor]?
 
         public init(localId: String?, email: String? = nil) {
             self.localId = localId
@@ -79,7 +79,7 @@ public struct UploadAccountRequest: Sendable, Codable, Equatable {
             providerUserInfo = try container.decodeIfPresent([Provider].self, forKey: .providerUserInfo)
             customAttributes = try container.decodeIfPresent(String.self, forKey: .customAttributes)
             phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
-            mfaInfo = try container.decodeIfPresent([OpaqueObject].self, forKey: .mfaInfo)
+            mfaInfo = try container.decodeIfPresent([MfaFactor].self, forKey: .mfaInfo)
         }
     }
 

@@ -4,6 +4,8 @@ public struct UserInfo: Sendable, Codable, Equatable {
     public var localId: String
     public var email: String?
     public var emailVerified: Bool
+    /// The account's number in E.164, when it has one.
+    public var phoneNumber: String?
     public var displayName: String?
     public var photoUrl: String?
     /// Present, and always redacted, when the account has a password.
@@ -24,8 +26,10 @@ public struct UserInfo: Sendable, Codable, Equatable {
     public init(
         localId: String, email: String? = nil, emailVerified: Bool, displayName: String? = nil, photoUrl: String? = nil,
         passwordHash: String? = nil, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool? = nil, createdAt: String,
-        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil, mfaInfo: [MfaEnrollment]? = nil, customAttributes: String? = nil
+        lastLoginAt: String? = nil, emailLinkSignin: Bool? = nil, mfaInfo: [MfaEnrollment]? = nil, customAttributes: String? = nil,
+        phoneNumber: String? = nil
     ) {
+        self.phoneNumber = phoneNumber
         self.mfaInfo = mfaInfo
         self.customAttributes = customAttributes
         self.localId = localId

@@ -111,15 +111,19 @@ def test_a_partial_batch_imports_its_valid_users_and_says_why_not_the_others(adm
         auth.ImportUserRecord("with-phone", phone_number="+15555550100"),
         auth.ImportUserRecord("same-google", provider_data=[auth.UserProvider("g-1", "google.com")]),
         auth.ImportUserRecord("plain", email_verified=True, disabled=True, user_metadata=auth.UserMetadata(1_500_000_000_000, 1_600_000_000_000)),
+        auth.ImportUserRecord("same-phone", phone_number="+15555550100"),
+        auth.ImportUserRecord("bad-phone", phone_number="+1555"),
     ]
     result = auth.import_users(users, app=app)
-    assert result.success_count == 3 and result.failure_count == 4
+    assert result.success_count == 4 and result.failure_count == 5
     assert {error.index: error.reason for error in result.errors} == {
         1: "localId belongs to an existing account - can not overwrite.",
         2: "email exists in other account in database",
-        4: "phoneNumber cannot be imported: this server has no phone sign-in",
         5: "raw id exists in other account in database",
+        7: "phone number exists in other account in database",
+        8: "phone number format is invalid",
     }
+    assert auth.get_user_by_phone_number("+15555550100", app=app).uid == "with-phone"
     assert auth.get_user("with-claims", app=app).custom_claims == {"admin": True}
     fresh = auth.get_user("fresh", app=app)
     assert [(p.provider_id, p.uid, p.email) for p in fresh.provider_data if p.provider_id == "google.com"] == [("google.com", "g-1", "fresh@gmail.com")]
@@ -127,7 +131,7 @@ def test_a_partial_batch_imports_its_valid_users_and_says_why_not_the_others(adm
     assert plain.disabled and plain.user_metadata.creation_timestamp == 1_500_000_000_000
     assert plain.user_metadata.last_sign_in_timestamp == 1_600_000_000_000
     assert auth.get_user("existing", app=app).email == "taken@example.com"
-    for uid in ("wants-taken", "with-phone", "same-google"):
+    for uid in ("wants-taken", "same-google", "same-phone", "bad-phone"):
         with pytest.raises(auth.UserNotFoundError):
             auth.get_user(uid, app=app)
 
@@ -329,11 +333,14 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
     corporate = batch_create(old, {"users": [{"localId": "dan", "email": "dan@example.com", "providerUserInfo": [
         {"providerId": "oidc.corp", "rawId": "dan-7"}, {"providerId": "apple.com", "rawId": "001.dan"}]}]})
     assert corporate.status_code == 200 and "error" not in corporate.json(), corporate.text
+    texted = batch_create(old, {"users": [{"localId": "tia", "email": "tia@example.com", "emailVerified": True, "phoneNumber": "+16505550101",
+                                           "mfaInfo": [{"mfaEnrollmentId": "f1", "phoneInfo": "+442079460958"}]}]})
+    assert texted.status_code == 200 and "error" not in texted.json(), texted.text
     old.stop()
 
     exported = command(old, "export", "--format", "firebase", "export.json")
     assert exported.returncode == 0, exported
-    assert exported.stdout.splitlines()[0].startswith("exported 7 users to export.json"), exported.stdout
+    assert exported.stdout.splitlines()[0].startswith("exported 8 users to export.json"), exported.stdout
     # Max's password is longer than plain bcrypt reads: it cannot travel as BCRYPT, so Max resets it after the move.
     assert "passwords left out: 1" in exported.stdout, exported.stdout
     # Firebase's import refuses a whole file for one provider id it does not know: Dan's OIDC link stays behind.
@@ -347,13 +354,13 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
     assert bcrypt.checkpw(b"pat's password", base64.b64decode(pat["passwordHash"]))  # what Firebase's BCRYPT import checks
     for user in users.values():  # only the keys `firebase auth:import` accepts
         assert set(user) <= {"localId", "email", "emailVerified", "passwordHash", "salt", "displayName", "photoUrl", "createdAt",
-                             "lastSignedInAt", "phoneNumber", "disabled", "customAttributes", "providerUserInfo"}, user
+                             "lastSignedInAt", "phoneNumber", "disabled", "customAttributes", "providerUserInfo", "mfaInfo"}, user
 
     new = initialized(start_latchkey, "new")
     (new.directory / "export.json").write_text(path.read_text())
     (new.directory / "bcrypt.txt").write_text("hash_config {\n  algorithm: BCRYPT,\n}\n")
     moved = command(new, "import", "--firebase", "export.json", "--hash-config", "bcrypt.txt")
-    assert moved.returncode == 0 and moved.stdout.startswith("imported 7, unchanged 0, refused 0"), moved
+    assert moved.returncode == 0 and moved.stdout.startswith("imported 8, unchanged 0, refused 0"), moved
     new.start()
     assert_signs_in_once_with_its_hash(new, pat["localId"], "pat@example.com", "pat's password")
     assert_signs_in_once_with_its_hash(new, "ada", "ada@example.com", "ada's pw 1")
@@ -364,15 +371,31 @@ def test_an_export_imports_into_a_fresh_latchkey_where_everyone_signs_in_as_befo
     assert cyd["email"] == "cyd@example.com" and cyd["createdAt"] == "1500000000002"
     assert [p["rawId"] for p in cyd["providerUserInfo"] if p["providerId"] == "google.com"] == ["1029384756"]
     assert sorted(p["providerId"] for p in dan["providerUserInfo"]) == ["apple.com", "password"]
+    [tia] = admin_lookup(new, phoneNumber=["+16505550101"])
+    assert tia["localId"] == "tia" and [(f["mfaEnrollmentId"], f["phoneInfo"]) for f in tia["mfaInfo"]] == [("f1", "+442079460958")]
     assert error_message(sign_in(new, "max@example.com", long_password)) == "INVALID_LOGIN_CREDENTIALS"
 
 
-def test_a_user_with_second_factors_is_refused_rather_than_imported_without_them(start_latchkey):
-    """Current firebase-tools exports phone second factors (`mfaInfo`); Latchkey has no SMS, so the user is listed."""
+def test_phone_users_and_their_phone_factors_are_imported_and_a_totp_factor_refuses_its_user(start_latchkey):
+    """Current firebase-tools exports phone numbers and phone second factors (`mfaInfo`): both arrive as they were; a
+    TOTP factor, whose secret no export holds, refuses its user rather than import it without one, as do the checks
+    Firebase's emulator makes of a factor (a verified address, a valid number)."""
     server = initialized(start_latchkey)
-    users = [{"localId": "sms", "email": "sms@example.com", "emailVerified": True,
-              "mfaInfo": [{"mfaEnrollmentId": "e1", "phoneInfo": "+15555550100"}]}, {"localId": "plain", "email": "plain@example.com"}]
+    users = [
+        {"localId": "sms", "email": "sms@example.com", "emailVerified": True, "phoneNumber": "+16505550101",
+         "mfaInfo": [{"mfaEnrollmentId": "e1", "displayName": "work", "phoneInfo": "+15555550100", "enrolledAt": "2025-01-02T03:04:05.678Z"}]},
+        {"localId": "plain", "email": "plain@example.com"},
+        {"localId": "totp", "email": "totp@example.com", "emailVerified": True, "mfaInfo": [{"mfaEnrollmentId": "t1", "totpInfo": {}}]},
+        {"localId": "unverified", "email": "u@example.com", "mfaInfo": [{"phoneInfo": "+15555550101"}]},
+        {"localId": "bad-factor", "email": "b@example.com", "emailVerified": True, "mfaInfo": [{"phoneInfo": "+1555"}]},
+    ]
     result = import_file(server, "users.json", json.dumps({"users": users}))
     assert result.returncode == 1, result
-    assert result.stdout.splitlines()[0] == "imported 1, unchanged 0, refused 1", result.stdout
-    assert "  1\tsms\tmfaInfo cannot be imported" in result.stdout, result.stdout
+    assert result.stdout.splitlines()[0] == "imported 2, unchanged 0, refused 3", result.stdout
+    assert "  3\ttotp\tSecond factor not supported" in result.stdout, result.stdout
+    assert "  4\tunverified\tSecond factor account requires email to be verified." in result.stdout, result.stdout
+    assert "  5\tbad-factor\tPhone number format is invalid" in result.stdout, result.stdout
+    server.start()
+    [sms] = admin_lookup(server, phoneNumber=["+16505550101"])
+    assert sms["localId"] == "sms" and sms["mfaInfo"] == [
+        {"mfaEnrollmentId": "e1", "displayName": "work", "phoneInfo": "+15555550100", "enrolledAt": "2025-01-02T03:04:05.678Z"}]

@@ -44,5 +44,10 @@ struct ExportCommand: AsyncParsableCommand {
             let counts = summary.identitiesLeftOut.sorted { $0.key < $1.key }.map { "\($0.key.displaySafe) \($0.value)" }.joined(separator: ", ")
             print("identities left out, of providers firebase auth:import refuses: \(counts); those users link them again after the move")
         }
+        if summary.authenticatorsLeftOut > 0 {
+            print(
+                "authenticator apps left out: \(summary.authenticatorsLeftOut) (a TOTP secret cannot be imported anywhere); "
+                    + "those users enroll them again after the move")
+        }
     }
 }

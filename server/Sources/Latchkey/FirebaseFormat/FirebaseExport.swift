@@ -15,6 +15,8 @@ package enum FirebaseExport {
         package var passwordsLeftOut = 0
         /// Identities of providers Firebase's import refuses (`oidc.*` among them), by provider.
         package var identitiesLeftOut: [String: Int] = [:]
+        /// TOTP factors, whose secrets no import takes (phone factors go out as `mfaInfo`).
+        package var authenticatorsLeftOut = 0
     }
 
     /// The provider ids firebase-tools' `auth:import` accepts.
@@ -38,7 +40,9 @@ package enum FirebaseExport {
                     for identity in federated where !importableProviders.contains(identity.providerID) {
                         summary.identitiesLeftOut[identity.providerID, default: 0] += 1
                     }
-                    let user = exported(account, identities: federated.filter { importableProviders.contains($0.providerID) })
+                    let factors = try await transaction.secondFactors(accountID: account.id)
+                    summary.authenticatorsLeftOut += factors.count { $0.kind == .totp }
+                    let user = exported(account, identities: federated.filter { importableProviders.contains($0.providerID) }, factors: factors)
                     if account.passwordHash != nil, user.passwordHash == nil { summary.passwordsLeftOut += 1 }
                     users.append(user)
                 }
@@ -50,7 +54,7 @@ package enum FirebaseExport {
         }
     }
 
-    private static func exported(_ account: Account, identities: [Identity]) -> FirebaseExportFile.User {
+    private static func exported(_ account: Account, identities: [Identity], factors: [SecondFactor]) -> FirebaseExportFile.User {
         func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
         var user = FirebaseExportFile.User(localId: account.id)
         user.email = account.email?.value
@@ -62,6 +66,13 @@ package enum FirebaseExport {
         user.lastSignedInAt = account.lastSignInAt.map(milliseconds)
         user.disabled = account.isDisabled
         user.customAttributes = account.customClaims?.json
+        user.phoneNumber = account.phoneNumber?.value
+        let phones = factors.compactMap { factor in
+            factor.phoneNumber.map {
+                MfaFactor(mfaEnrollmentId: factor.id, displayName: factor.displayName, phoneInfo: $0.value, enrolledAt: MfaEnrollment.timestamp(factor.enrolledAt))
+            }
+        }
+        user.mfaInfo = phones.isEmpty ? nil : phones
         let providers = identities.map { identity in
             UploadAccountRequest.Provider(
                 providerId: identity.providerID, rawId: identity.providerUserID, email: identity.email?.value, displayName: identity.displayName,

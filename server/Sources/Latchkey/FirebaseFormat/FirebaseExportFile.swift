@@ -26,9 +26,8 @@ package struct FirebaseExportFile: Codable, Sendable, Equatable {
         package var disabled: Bool?
         package var customAttributes: String?
         package var providerUserInfo: [UploadAccountRequest.Provider]?
-        /// Second factors (current firebase-tools exports phone factors): read so that such a user is refused, not
-        /// imported without them.
-        package var mfaInfo: [OpaqueObject]?
+        /// Second factors: the phone factors current firebase-tools exports (and `latchkey export` writes).
+        package var mfaInfo: [MfaFactor]?
 
         package init(localId: String) {
             self.localId = localId
@@ -50,7 +49,7 @@ package struct FirebaseExportFile: Codable, Sendable, Equatable {
             disabled = try container.decodeIfPresent(Bool.self, forKey: .disabled)
             customAttributes = try container.decodeIfPresent(String.self, forKey: .customAttributes)
             providerUserInfo = try container.decodeIfPresent([UploadAccountRequest.Provider].self, forKey: .providerUserInfo)
-            mfaInfo = try container.decodeIfPresent([OpaqueObject].self, forKey: .mfaInfo)
+            mfaInfo = try container.decodeIfPresent([MfaFactor].self, forKey: .mfaInfo)
         }
 
         /// The user as `accounts:batchCreate` takes it.

@@ -43,7 +43,7 @@ extension UploadAccountRequest {
     }
 
     /// A user checked as Firebase checks it, with Firebase's per-user messages where it has them. What this server
-    /// cannot honour (a phone number, a phone second factor) refuses the user rather than drop it.
+    /// cannot honour (a TOTP factor, whose secret Firebase never exports) refuses the user rather than drop it.
     static func importedUser(_ user: User, hashing config: PasswordHashConfig?, at now: Date) throws(ImportRefusal) -> ImportedUser {
         guard let localID = user.localId, !localID.isEmpty else { throw .invalid("localId is missing") }
         guard (try? Account.chosenID(localID)) != nil else { throw .invalid("localId is invalid") }
@@ -54,16 +54,46 @@ extension UploadAccountRequest {
         }
         let displayName = try profileText(user.displayName, "displayName")
         let photoURL = try profileText(user.photoUrl, "photoUrl")
-        guard (user.phoneNumber ?? "").isEmpty else { throw .invalid("phoneNumber cannot be imported: this server has no phone sign-in") }
-        guard (user.mfaInfo ?? []).isEmpty else { throw .invalid("mfaInfo cannot be imported: Firebase exports no TOTP secrets, and this server has no SMS") }
+        var phoneNumber: PhoneNumber?
+        if let raw = user.phoneNumber, !raw.isEmpty {
+            guard let number = PhoneNumber(raw) else { throw .invalid("phone number format is invalid") }
+            phoneNumber = number
+        }
         let createdAt = try milliseconds(user.createdAt, "createdAt") ?? now
         let account = Account(
             id: localID, email: email, isEmailVerified: user.emailVerified ?? false, isDisabled: user.disabled ?? false,
             validSince: now.wholeSeconds, createdAt: createdAt, lastSignInAt: try milliseconds(user.lastLoginAt, "lastLoginAt"),
-            displayName: displayName, photoURL: photoURL, customClaims: try customClaims(user.customAttributes))
+            displayName: displayName, photoURL: photoURL, customClaims: try customClaims(user.customAttributes), phoneNumber: phoneNumber)
         return ImportedUser(
             account: account, password: try password(of: user, hashing: config),
-            federatedIdentities: try identities(of: user, accountID: localID, at: createdAt), hasCreationTime: user.createdAt != nil)
+            federatedIdentities: try identities(of: user, accountID: localID, at: createdAt),
+            secondFactors: try secondFactors(of: user, account: account, at: now), hasCreationTime: user.createdAt != nil)
+    }
+
+    /// The user's phone factors, checked as Firebase's emulator checks them (`src/emulator/auth/operations.ts`,
+    /// `uploadAccount`): a verified address first, each id once, a valid number each; a new id and now for those the file
+    /// does not give. A TOTP factor refuses the user: its secret never leaves Firebase.
+    private static func secondFactors(of user: User, account: Account, at now: Date) throws(ImportRefusal) -> [SecondFactor] {
+        let entries = user.mfaInfo ?? []
+        guard !entries.isEmpty else { return [] }
+        guard account.email != nil else { throw .invalid("Second factor account requires email to be presented.") }
+        guard account.isEmailVerified else { throw .invalid("Second factor account requires email to be verified.") }
+        let ids = entries.compactMap { $0.mfaEnrollmentId.flatMap { $0.isEmpty ? nil : $0 } }
+        guard Set(ids).count == ids.count else { throw .invalid("Enrollment id already exists.") }
+        var factors: [SecondFactor] = []
+        for entry in entries {
+            guard entry.totpInfo == nil, let phone = entry.phoneInfo, !phone.isEmpty else {
+                throw .invalid("Second factor not supported: a TOTP factor's secret cannot be imported.")
+            }
+            guard let number = PhoneNumber(phone) else { throw .invalid("Phone number format is invalid") }
+            let id = entry.mfaEnrollmentId.flatMap { $0.isEmpty ? nil : $0 } ?? Account.makeID()
+            guard (try? Account.chosenID(id)) != nil else { throw .invalid("mfaEnrollmentId is invalid") }
+            factors.append(
+                SecondFactor(
+                    id: id, accountID: account.id, displayName: try profileText(entry.displayName, "mfaInfo displayName"),
+                    enrolledAt: entry.enrolledAt.flatMap { try? Date($0, strategy: .iso8601) } ?? now, method: .phone(number)))
+        }
+        return factors
     }
 
     private static func password(of user: User, hashing config: PasswordHashConfig?) throws(ImportRefusal) -> ImportedPasswordHash? {

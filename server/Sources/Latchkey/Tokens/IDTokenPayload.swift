@@ -13,6 +13,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
     var authTime: Int
     var email: String?
     var emailVerified: Bool?
+    var phoneNumber: String?
     var name: String?
     var picture: String?
     var sessionID: String?
@@ -29,6 +30,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
         case authTime = "auth_time"
         case email
         case emailVerified = "email_verified"
+        case phoneNumber = "phone_number"
         case name
         case picture
         case sessionID = "sid"
@@ -48,6 +50,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
         try container.encode(authTime, forKey: .authTime)
         try container.encodeIfPresent(email, forKey: .email)
         try container.encodeIfPresent(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(picture, forKey: .picture)
         try container.encodeIfPresent(sessionID, forKey: .sessionID)
@@ -69,6 +72,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
         authTime = try container.decode(Int.self, forKey: .authTime)
         email = try container.decodeIfPresent(String.self, forKey: .email)
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         picture = try container.decodeIfPresent(String.self, forKey: .picture)
         sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
@@ -93,6 +97,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
         authTime = claims.authTime
         email = claims.email
         emailVerified = claims.emailVerified
+        phoneNumber = claims.phoneNumber
         name = claims.name
         picture = claims.picture
         sessionID = claims.sessionID
@@ -104,7 +109,7 @@ struct IDTokenPayload: JWTPayload, Equatable {
         IDTokenClaims(
             issuer: issuer.value, audience: audience.value, subject: subject.value, userID: userID, issuedAt: issuedAt.value,
             expiration: expiration.value, authTime: authTime, email: email, emailVerified: emailVerified, name: name, picture: picture,
-            sessionID: sessionID, firebase: firebase, customClaims: customClaims)
+            sessionID: sessionID, firebase: firebase, customClaims: customClaims, phoneNumber: phoneNumber)
     }
 }
 

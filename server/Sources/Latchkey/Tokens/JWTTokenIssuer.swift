@@ -28,11 +28,11 @@ package struct JWTTokenIssuer: TokenIssuer {
     }
 
     /// An ID token for `user`, valid for the configured lifetime from `now`, signed by the key active at `now`.
-    /// With `secondFactor` (an enrollment id) the token says the session passed that TOTP factor. A custom token's
+    /// With `secondFactor` the token says the session passed that factor. A custom token's
     /// `developerClaims` win over the account's custom claims of the same name, as in Firebase's emulator
     /// (firebase-tools `src/emulator/auth/operations.ts`, `generateJwt`).
     package func makeIDToken(
-        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String? = nil,
+        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: PassedSecondFactor? = nil,
         developerClaims: CustomClaims? = nil
     ) throws -> String {
         guard let signer = keys.signer(at: now) else { throw NoActiveKey() }
@@ -52,9 +52,10 @@ package struct JWTTokenIssuer: TokenIssuer {
             picture: account.photoURL,
             sessionID: sessionID,
             firebase: .init(
-                identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor.map { _ in SecondFactor.kind },
-                secondFactorIdentifier: secondFactor),
-            customClaims: (account.customClaims?.members ?? [:]).merging(developerClaims?.members ?? [:]) { _, developer in developer }
+                identities: user.tokenIdentities, signInProvider: signInProvider.id, signInSecondFactor: secondFactor?.kind.rawValue,
+                secondFactorIdentifier: secondFactor?.id),
+            customClaims: (account.customClaims?.members ?? [:]).merging(developerClaims?.members ?? [:]) { _, developer in developer },
+            phoneNumber: account.phoneNumber?.value
         )
         return try signer.sign(IDTokenPayload(claims))
     }

@@ -15,11 +15,13 @@ package struct Account: Sendable, Equatable {
     package var photoURL: String?
     /// Claims an admin gave the account, which its ID tokens carry (Firebase's custom claims).
     package var customClaims: CustomClaims?
+    /// The number that signs in with a texted code (Firebase's `phoneNumber`): one account per number.
+    package var phoneNumber: PhoneNumber?
 
     package init(
         id: String, email: EmailAddress?, isEmailVerified: Bool, passwordHash: String? = nil, isDisabled: Bool = false,
         validSince: Date, createdAt: Date, lastSignInAt: Date? = nil, displayName: String? = nil, photoURL: String? = nil,
-        customClaims: CustomClaims? = nil
+        customClaims: CustomClaims? = nil, phoneNumber: PhoneNumber? = nil
     ) {
         self.id = id
         self.email = email
@@ -32,6 +34,7 @@ package struct Account: Sendable, Equatable {
         self.displayName = displayName
         self.photoURL = photoURL
         self.customClaims = customClaims
+        self.phoneNumber = phoneNumber
     }
 
     /// A new account with `email` (none for an anonymous one), valid from `now`; `id` is an admin's choice or a new one.

@@ -14,11 +14,12 @@ extension AccountAdministration {
         package var photoURL: String?
         package var isDisabled: Bool
         package var isEmailVerified: Bool
+        package var phoneNumber: PhoneNumber?
 
         /// The request's fields, checked in Firebase's order: the password before the uid.
         package init(
             localId: String?, email: EmailAddress?, password: String?, displayName: String? = nil, photoURL: String? = nil, isDisabled: Bool? = nil,
-            isEmailVerified: Bool? = nil, passwordPolicy: PasswordPolicy
+            isEmailVerified: Bool? = nil, phoneNumber: String? = nil, passwordPolicy: PasswordPolicy
         ) throws(SignInError) {
             self.password = try password.map { password throws(SignInError) in try PasswordHasher.validate(password, policy: passwordPolicy) }
             self.id = try Account.chosenID(localId)
@@ -27,13 +28,14 @@ extension AccountAdministration {
             self.photoURL = try ProfileText.checked(photoURL)
             self.isDisabled = isDisabled ?? false
             self.isEmailVerified = isEmailVerified ?? false
+            self.phoneNumber = try phoneNumber.map { number throws(SignInError) in try PhoneNumber(requestField: number) }
         }
     }
 
     /// Creates an account for an admin, in one write: the account, its email identity, and an `account_created` audit
     /// event. Nobody signed in, so no session opens and there is no last sign-in time (Firebase's Admin SDKs read an
-    /// admin-created user's `lastLoginAt` as absent until the first sign-in). `EMAIL_EXISTS` or `DUPLICATE_LOCAL_ID`
-    /// leave nothing behind.
+    /// admin-created user's `lastLoginAt` as absent until the first sign-in). `EMAIL_EXISTS`, `PHONE_NUMBER_EXISTS` or
+    /// `DUPLICATE_LOCAL_ID` leave nothing behind.
     package func create(_ creation: Creation, requester: RequesterSummary = RequesterSummary(), logger: Logger) async throws -> UserRecord {
         let now = clock.now
         var account = Account.new(id: creation.id, email: creation.email, at: now)
@@ -42,6 +44,7 @@ extension AccountAdministration {
         account.photoURL = creation.photoURL
         account.isDisabled = creation.isDisabled
         account.isEmailVerified = creation.isEmailVerified
+        account.phoneNumber = creation.phoneNumber
         let created = account
         let user: UserRecord
         do {

@@ -72,7 +72,7 @@ package struct AccountAdministration: Sendable {
                     // keeps the second factor the user's session passed.
                     var attempt = SignInFinisher.Attempt(
                         account: current, stored: stored, provider: .password, requester: requester, auditDetail: "password changed")
-                    attempt.secondFactor = .carried(claims.firebase.secondFactorIdentifier)
+                    attempt.secondFactor = .carried(claims.passedSecondFactor)
                     return try await finisher.finish(attempt, at: now, in: transaction).map { ($0.user, $0) }
                 }
                 try await transaction.saveAccount(current, stored: stored, at: now)
@@ -83,7 +83,7 @@ package struct AccountAdministration: Sendable {
             throw conflict.refusal
         }
         let (user, finished) = try outcome.get()
-        if changes.removesSecondFactors || changes.password != nil { notices.nudge() }
+        if changes.removesSecondFactors || changes.phoneFactors != nil || changes.password != nil { notices.nudge() }
         logger.debug("Account updated", metadata: ["account": "\(user.account.id)"])
         return (user, try finished.map(finisher.session(for:)))
     }
@@ -106,12 +106,15 @@ package struct AccountAdministration: Sendable {
         if changes.deletesDisplayName { current.displayName = nil }
         if changes.deletesPhotoURL { current.photoURL = nil }
         if let customClaims = changes.customClaims { current.customClaims = customClaims }
+        if let phoneNumber = changes.phoneNumber { current.phoneNumber = phoneNumber }
         // The email identity stays with the password gone: email-link sign-in is not a credential one can delete. An
-        // unlinked provider's sessions end with it (Firebase leaves them alive), so a lost provider account leaves no way in.
+        // unlinked provider's sessions end with it (Firebase leaves them alive), so a lost provider account leaves no way in;
+        // so do a removed number's.
         for providerID in changes.deletedProviders {
             if providerID == SignInProvider.password.id {
                 current.passwordHash = nil
             } else {
+                if providerID == SignInProvider.phone.id { current.phoneNumber = nil }
                 try await transaction.deleteIdentities(accountID: current.id, providerID: providerID)
                 if try await transaction.revokeSessions(accountID: current.id, signedInWith: providerID, at: now) > 0 {
                     try await transaction.record(
@@ -136,6 +139,9 @@ package struct AccountAdministration: Sendable {
                     detail: "every factor, by \(actor.auditName)"))
             try await notices.queue(
                 SecurityNotice(.allFactorsRemoved, language: changes.language, at: now, requester: requester), to: current, at: now, in: transaction)
+        }
+        if let entries = changes.phoneFactors {
+            try await setPhoneFactors(entries, of: current, language: changes.language, by: actor, requester: requester, at: now, in: transaction)
         }
         // Disabling blocks refresh and lookup by itself (as in Firebase, re-enabling restores the sessions).
         if let newHash {

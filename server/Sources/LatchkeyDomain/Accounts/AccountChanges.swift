@@ -23,6 +23,11 @@ struct AccountChanges: Sendable {
     var customClaims: CustomClaims??
     /// Admin only: removes every second factor (a lost phone), telling the owner by email.
     var removesSecondFactors = false
+    /// Admin only: the phone factors the account is to have (`mfa.enrollments`, as the Admin SDKs send them); its
+    /// TOTP factors stay. Nil leaves the phone factors as they are.
+    var phoneFactors: [PhoneFactorEntry]?
+    /// Admin only: a new number (`deleteProvider: ["phone"]` removes it).
+    var phoneNumber: PhoneNumber?
     /// The language of the request, for the notice of removed factors.
     var language = LanguageTag.english
 
@@ -42,12 +47,37 @@ struct AccountChanges: Sendable {
         isDisabled = request.disableUser
         isEmailVerified = request.emailVerified
         if let json = request.customAttributes { customClaims = .some(try CustomClaims.parse(json)) }
+        if request.phoneNumber != nil { phoneNumber = try PhoneNumber(requestField: request.phoneNumber) }
         if let mfa = request.mfa {
-            // TOTP factors are enrolled by their owners only; an admin can remove them (a lost phone).
-            guard mfa.enrollments?.isEmpty ?? true else {
-                throw SignInError.unsupportedSecondFactor("Second factors are enrolled by their owners; an admin can only remove them all.")
+            let enrollments = mfa.enrollments ?? []
+            if enrollments.isEmpty {
+                removesSecondFactors = true
+            } else {
+                phoneFactors = try enrollments.map(PhoneFactorEntry.init(_:))
+                guard Set(phoneFactors?.map(\.phoneNumber) ?? []).count == enrollments.count else {
+                    throw SignInError.invalidArgument("Each phone number may be enrolled once.")
+                }
             }
-            removesSecondFactors = true
+        }
+    }
+
+    /// One phone factor of an admin's `mfa.enrollments`: a factor the account has keeps its id and enrollment time.
+    struct PhoneFactorEntry: Sendable {
+        var id: String?
+        var displayName: String?
+        var phoneNumber: PhoneNumber
+        var enrolledAt: Date?
+
+        init(_ change: MfaFactor) throws {
+            // TOTP factors are enrolled by their owners only; an admin can remove them (a lost phone).
+            guard change.totpInfo == nil else {
+                throw SignInError.unsupportedSecondFactor("TOTP factors are enrolled by their owners; an admin can only remove them.")
+            }
+            guard let phone = change.phoneInfo, let number = PhoneNumber(phone) else { throw SignInError.invalidPhoneNumber }
+            id = change.mfaEnrollmentId.flatMap { $0.isEmpty ? nil : $0 }
+            displayName = try ProfileText.checked(change.displayName.flatMap { $0.isEmpty ? nil : $0 })
+            phoneNumber = number
+            enrolledAt = change.enrolledAt.flatMap { try? Date($0, strategy: .iso8601) }
         }
     }
 

@@ -43,14 +43,15 @@ package struct AccountLookup: Sendable {
         }
     }
 
-    /// The users with any of these ids or addresses (admin lookup), each once.
+    /// The users with any of these ids, addresses, numbers or identities (admin lookup), each once.
     package func users(
-        ids: [String], emails: [EmailAddress], identities: [(providerID: String, providerUserID: String)] = []
+        ids: [String], emails: [EmailAddress], phoneNumbers: [PhoneNumber] = [], identities: [(providerID: String, providerUserID: String)] = []
     ) async throws -> [UserRecord] {
         try await store.read { [identities] transaction in
             var found: [Account] = []
             for id in ids { if let account = try await transaction.account(id: id) { found.append(account) } }
             for email in emails { if let account = try await transaction.account(email: email) { found.append(account) } }
+            for number in phoneNumbers { if let account = try await transaction.account(phoneNumber: number) { found.append(account) } }
             for (providerID, providerUserID) in identities {
                 guard let identity = try await transaction.identity(providerID: providerID, providerUserID: providerUserID),
                     let account = try await transaction.account(id: identity.accountID)

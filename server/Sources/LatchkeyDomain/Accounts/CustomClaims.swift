@@ -9,7 +9,7 @@ package struct CustomClaims: Sendable, Equatable {
     package static let maximumBytes = 1000
     static let reserved: Set<String> = [
         "acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "firebase", "iat", "iss", "jti", "nbf", "nonce", "sub",
-        "user_id", "sid", "email", "email_verified", "name", "picture",
+        "user_id", "sid", "email", "email_verified", "phone_number", "name", "picture",
     ]
 
     /// The claims `json` gives, checked; nil for an empty object, which removes them.

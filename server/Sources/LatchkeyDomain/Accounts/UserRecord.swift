@@ -13,28 +13,30 @@ package struct UserRecord: Sendable, Equatable {
         self.secondFactors = secondFactors
     }
 
-    /// Whether nothing but its sessions signs in to the account: no address, no password, no provider.
+    /// Whether nothing but its sessions signs in to the account: no address, no password, no phone, no provider.
     package var isAnonymous: Bool {
-        account.email == nil && account.passwordHash == nil && identities.isEmpty
+        account.email == nil && account.passwordHash == nil && account.phoneNumber == nil && identities.isEmpty
     }
 
-    /// Firebase's `allProviders`: each provider once, in the order they were linked.
+    /// Firebase's `allProviders`: each provider once, in the order they were linked, and `phone` last when the account
+    /// has a number (which is the account's, not a stored identity: one account per number).
     package var providerIDs: [String] {
         var seen = Set<String>()
-        return identities.map(\.providerID).filter { seen.insert($0).inserted }
+        return (identities.map(\.providerID) + (account.phoneNumber == nil ? [] : [SignInProvider.phone.id])).filter { seen.insert($0).inserted }
     }
 
     /// Firebase's `signinMethods`: the email identity counts as a password while one is set and as an email link once
-    /// its address is proven (Firebase files both under the password provider); any other identity by its provider.
+    /// its address is proven (Firebase files both under the password provider); any other identity by its provider, and
+    /// a number as `phone`.
     package var signInMethods: [String] {
         identities.flatMap { identity -> [String] in
             guard identity.providerID == SignInProvider.password.id else { return [identity.providerID] }
             return (account.passwordHash != nil ? ["password"] : []) + (identity.isEmailVerified ? ["emailLink"] : [])
-        }
+        } + (account.phoneNumber == nil ? [] : [SignInProvider.phone.id])
     }
 
     /// Firebase's `firebase.identities` claim: the email identity under `email`, any other under its provider id, with
-    /// the addresses providers gave under `email` too.
+    /// the addresses providers gave under `email` too, and the number under `phone`.
     package var tokenIdentities: [String: [String]] {
         var claim: [String: [String]] = [:]
         func add(_ value: String, under key: String) {
@@ -44,6 +46,7 @@ package struct UserRecord: Sendable, Equatable {
             if identity.providerID != SignInProvider.password.id { add(identity.providerUserID, under: identity.providerID) }
             if let email = identity.email { add(email.value, under: "email") }
         }
+        if let number = account.phoneNumber { add(number.value, under: SignInProvider.phone.id) }
         return claim
     }
 }

@@ -32,6 +32,7 @@ package struct RetentionPolicy: Sendable, Equatable {
             (.pendingCredentials, now),
             (.pendingEnrollments, now),
             (.secondFactorChallenges, now),
+            (.phoneVerifications, now),
             (.coolOffs, now),
         ]
     }
@@ -39,7 +40,8 @@ package struct RetentionPolicy: Sendable, Equatable {
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
 /// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time,
-/// a provider session, pending credential, pending enrollment or second-factor challenge by its expiry, a cool-off by its end.
+/// a provider session, pending credential, pending enrollment, second-factor challenge or
+/// texted code by its expiry, a cool-off by its end.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
@@ -51,5 +53,6 @@ package enum ExpiringRows: String, Sendable, CaseIterable {
     case pendingCredentials
     case pendingEnrollments
     case secondFactorChallenges
+    case phoneVerifications
     case coolOffs
 }

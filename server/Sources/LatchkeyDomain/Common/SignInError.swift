@@ -33,6 +33,11 @@ package enum SignInError: Error, Sendable, Equatable {
     /// A password that misses requirements of the enforced `PasswordPolicy`, listed in Firebase's words.
     case passwordDoesNotMeetRequirements([String])
     case emailExists
+    /// Another account has the phone number.
+    case phoneNumberExists
+    case missingPhoneNumber
+    /// Not an E.164 number Latchkey could text (`PhoneNumber`).
+    case invalidPhoneNumber
     case duplicateLocalID
     case invalidLocalID
     /// `accounts:batchDelete` with no uid or more than `AccountAdministration.batchDeleteLimit`.
@@ -167,6 +172,9 @@ package enum SignInError: Error, Sendable, Equatable {
         case .weakPassword, .passwordTooLong, .passwordHasControlCharacters: "WEAK_PASSWORD"
         case .passwordDoesNotMeetRequirements: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS"
         case .emailExists: "EMAIL_EXISTS"
+        case .phoneNumberExists: "PHONE_NUMBER_EXISTS"
+        case .missingPhoneNumber: "MISSING_PHONE_NUMBER"
+        case .invalidPhoneNumber: "INVALID_PHONE_NUMBER"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
         case .localIDListExceedsLimit: "LOCAL_ID_LIST_EXCEEDS_LIMIT"
@@ -216,6 +224,7 @@ package enum SignInError: Error, Sendable, Equatable {
     package var detail: String? {
         switch self {
         case .emailMismatch: "The email provided does not match the sign-in email address."
+        case .invalidPhoneNumber: "Invalid format."
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
         case .invalidLocalID: "The uid must be 1 to 128 characters without control or bidirectional formatting characters."

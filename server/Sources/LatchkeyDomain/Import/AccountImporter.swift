@@ -74,9 +74,12 @@ package struct AccountImporter: Sendable {
         _ users: [ImportedUser], sealed: [String?], existing: ExistingAccounts, requester: RequesterSummary, at now: Date
     ) async throws -> [Outcome] {
         try await store.write { transaction in
-            let found = try await transaction.accounts(ids: users.map(\.account.id), emails: users.compactMap(\.account.email))
+            let found = try await transaction.accounts(
+                ids: users.map(\.account.id), emails: users.compactMap(\.account.email), phoneNumbers: users.compactMap(\.account.phoneNumber))
             let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var emailOwners = Dictionary(found.compactMap { account in account.email.map { ($0, account.id) } }, uniquingKeysWith: { first, _ in first })
+            var phoneOwners = Dictionary(
+                found.compactMap { account in account.phoneNumber.map { ($0, account.id) } }, uniquingKeysWith: { first, _ in first })
             let taken = try await transaction.identities(keys: users.flatMap { $0.identities.map(\.key) })
             var identityOwners = Dictionary(taken.map { ($0.key, $0.accountID) }, uniquingKeysWith: { first, _ in first })
             let undoOwners = try await transaction.undoOwners(of: users.compactMap(\.account.email), at: now)
@@ -86,6 +89,7 @@ package struct AccountImporter: Sendable {
             var replaced: [String] = []
             var accounts: [Account] = []
             var identities: [Identity] = []
+            var phoneFactors: [SecondFactor] = []
             var outcomes: [Outcome] = []
             for (user, hash) in zip(users, sealed) {
                 let id = user.account.id
@@ -113,6 +117,9 @@ package struct AccountImporter: Sendable {
                         outcome = .refused(.emailTaken)
                     }
                 }
+                if outcome == .imported, let number = user.account.phoneNumber, let owner = phoneOwners[number], owner != id {
+                    outcome = .refused(.phoneNumberTaken)
+                }
                 if outcome == .imported, user.identities.contains(where: { identityOwners[$0.key].map { $0 != id } ?? false }) {
                     outcome = .refused(.identityTaken)
                 }
@@ -122,13 +129,16 @@ package struct AccountImporter: Sendable {
                     // The replaced account's address and identities go with it.
                     replaced.append(id)
                     emailOwners = emailOwners.filter { $0.value != id }
+                    phoneOwners = phoneOwners.filter { $0.value != id }
                     identityOwners = identityOwners.filter { $0.value != id }
                 }
                 var account = user.account
                 account.passwordHash = hash
                 accounts.append(account)
                 identities += user.identities
+                phoneFactors += user.secondFactors
                 if let email = account.email { emailOwners[email] = id }
+                if let number = account.phoneNumber { phoneOwners[number] = id }
                 for identity in user.identities { identityOwners[identity.key] = id }
             }
             for id in replaced {
@@ -136,7 +146,7 @@ package struct AccountImporter: Sendable {
                 try await transaction.record(
                     AuditEvent(.accountDeleted, at: now, accountID: id, email: byID[id]?.email, requester: requester, detail: "replaced by an import"))
             }
-            try await transaction.insert(accounts, identities: identities)
+            try await transaction.insert(accounts, identities: identities, phoneFactors: phoneFactors)
             return outcomes
         }
     }

@@ -8,13 +8,18 @@ package struct ImportedUser: Sendable, Equatable {
     package var password: ImportedPasswordHash?
     /// Its identity providers' identities; the email identity follows from the account's address.
     package var federatedIdentities: [Identity]
+    /// Its phone factors (TOTP secrets never leave the system that made them).
+    package var secondFactors: [SecondFactor]
     /// Whether the other system said when the account was made (else it is made now).
     package var hasCreationTime: Bool
 
-    package init(account: Account, password: ImportedPasswordHash?, federatedIdentities: [Identity], hasCreationTime: Bool = true) {
+    package init(
+        account: Account, password: ImportedPasswordHash?, federatedIdentities: [Identity], secondFactors: [SecondFactor] = [], hasCreationTime: Bool = true
+    ) {
         self.account = account
         self.password = password
         self.federatedIdentities = federatedIdentities
+        self.secondFactors = secondFactors
         self.hasCreationTime = hasCreationTime
     }
 
@@ -30,7 +35,7 @@ package struct ImportedUser: Sendable, Equatable {
         let new = account
         let keys = Set(storedIdentities.map(\.key))
         return stored.email == new.email && (stored.isEmailVerified || !new.isEmailVerified) && stored.displayName == new.displayName
-            && stored.photoURL == new.photoURL && stored.isDisabled == new.isDisabled && stored.customClaims?.members == new.customClaims?.members
+            && stored.photoURL == new.photoURL && stored.phoneNumber == new.phoneNumber && stored.isDisabled == new.isDisabled && stored.customClaims?.members == new.customClaims?.members
             && (!hasCreationTime || abs(stored.createdAt.timeIntervalSince(new.createdAt)) < 0.001) && (password == nil || stored.passwordHash != nil)
             && identities.allSatisfy { keys.contains($0.key) }
     }
@@ -46,6 +51,7 @@ package enum ImportRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     /// An account has the user's id but other data (`latchkey import` of a changed file).
     case idTakenWithOtherData
     case emailTaken
+    case phoneNumberTaken
     case identityTaken
 
     package var description: String {
@@ -54,6 +60,7 @@ package enum ImportRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         case .idTaken: "localId belongs to an existing account - can not overwrite."
         case .idTakenWithOtherData: "localId belongs to an existing account with other data"
         case .emailTaken: "email exists in other account in database"
+        case .phoneNumberTaken: "phone number exists in other account in database"
         case .identityTaken: "raw id exists in other account in database"
         }
     }

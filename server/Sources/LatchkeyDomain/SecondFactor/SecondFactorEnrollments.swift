@@ -102,8 +102,8 @@ package struct SecondFactorEnrollments: Sendable {
             guard try await transaction.deletePendingEnrollment(sessionHash: sessionHash) else { throw SignInError.invalidSessionInfo }
             try await transaction.insert(
                 SecondFactor(
-                    id: factorID, accountID: account.id, displayName: displayName, enrolledAt: now, sealedSecret: pending.sealedSecret,
-                    lastUsedStep: step))
+                    id: factorID, accountID: account.id, displayName: displayName, enrolledAt: now,
+                    method: .totp(sealedSecret: pending.sealedSecret, lastUsedStep: step)))
             try await transaction.revokeSessions(accountID: account.id, at: now)
             for kind in [AuditEvent.Kind.secondFactorAdded, .sessionsRevoked] {
                 try await transaction.record(
@@ -112,7 +112,8 @@ package struct SecondFactorEnrollments: Sendable {
             try await notices.queue(
                 SecurityNotice(.factorAdded, factorName: displayName, language: language, at: now, requester: requester), to: account, at: now,
                 in: transaction)
-            return .accepted(try await Self.reopen(claims, account, secondFactor: factorID, finisher: finisher, at: now, in: transaction))
+            return .accepted(try await Self.reopen(
+                claims, account, secondFactor: PassedSecondFactor(id: factorID, kind: .totp), finisher: finisher, at: now, in: transaction))
         }
         return try signedInAgain(verdict, logger: logger, "Second factor enrolled")
     }
@@ -142,9 +143,9 @@ package struct SecondFactorEnrollments: Sendable {
     }
 
     /// A new session for the user of `claims`, in the change's transaction: the presented token's provider and
-    /// `auth_time`, with `secondFactor` (an enrollment id) or none.
+    /// `auth_time`, with `secondFactor` or none.
     private static func reopen(
-        _ claims: IDTokenClaims, _ account: Account, secondFactor: String?, finisher: SignInFinisher, at now: Date, in transaction: any StoreTransaction
+        _ claims: IDTokenClaims, _ account: Account, secondFactor: PassedSecondFactor?, finisher: SignInFinisher, at now: Date, in transaction: any StoreTransaction
     ) async throws -> SignInFinisher.Finished {
         try await finisher.reopen(
             account, provider: SignInProvider(id: claims.firebase.signInProvider), secondFactor: secondFactor, authTime: claims.authenticatedAt,

@@ -85,7 +85,8 @@ package struct SecondFactorSignIn: Sendable {
                 guard let factor = try await transaction.secondFactors(accountID: account.id).first(where: { $0.id == factorID }) else {
                     return .refused(.mfaEnrollmentNotFound)
                 }
-                let shared = try secret.open(factor.sealedSecret, for: .secondFactorSecret)
+                guard case .totp(let sealed, _) = factor.method else { return .refused(.mfaEnrollmentNotFound) }
+                let shared = try secret.open(sealed, for: .secondFactorSecret)
                 guard let step = TOTP.matchingStep(of: code, secret: shared, at: now, window: policy.adjacentIntervals),
                     try await transaction.useSecondFactorStep(step, factorID: factor.id, accountID: account.id)
                 else {
@@ -105,7 +106,7 @@ package struct SecondFactorSignIn: Sendable {
                     requester: requester, auditDetail: "second factor")
                 attempt.replacesProviderIdentities = pending.replacesProviderIdentities
                 attempt.developerClaims = pending.developerClaims
-                attempt.secondFactor = .carried(factor.id)
+                attempt.secondFactor = .carried(factor.passed)
                 return try await finisher.finish(attempt, at: now, in: transaction)
             }
         } catch let conflict as AccountConflict {

@@ -28,6 +28,10 @@ package struct ServerSecret: Sendable {
         case enrollmentSession
         /// An `mfaPendingCredential`: a first factor passed, waiting for the second.
         case secondFactorChallenge
+        /// A texted code's `sessionInfo`, or a `temporaryProof` (`PhoneVerification`).
+        case phoneSession
+        /// A texted code, bound to its `sessionInfo` (`hash(code:session:)`).
+        case phoneCode
     }
 
     /// What a sealed value is: each kind is sealed under its own key.
@@ -62,6 +66,8 @@ package struct ServerSecret: Sendable {
         case providerSecretSealing = "latchkey provider secret sealing v1"
         case enrollmentSession = "latchkey enrollment session v1"
         case secondFactorChallenge = "latchkey second factor challenge v1"
+        case phoneSession = "latchkey phone session v1"
+        case phoneCode = "latchkey phone code v1"
         case secondFactorSecretSealing = "latchkey second factor secret sealing v1"
         case signInReportSealing = "latchkey sign-in report sealing v1"
         case importedPasswordSealing = "latchkey imported password sealing v1"
@@ -82,6 +88,8 @@ package struct ServerSecret: Sendable {
     private let providerSecretSealingKey: SymmetricKey
     private let enrollmentSessionMAC: HMAC<SHA256>
     private let secondFactorChallengeMAC: HMAC<SHA256>
+    private let phoneSessionMAC: HMAC<SHA256>
+    private let phoneCodeMAC: HMAC<SHA256>
     private let secondFactorSecretSealingKey: SymmetricKey
     private let signInReportSealingKey: SymmetricKey
     private let importedPasswordSealingKey: SymmetricKey
@@ -106,6 +114,8 @@ package struct ServerSecret: Sendable {
         providerSecretSealingKey = derive(.providerSecretSealing)
         enrollmentSessionMAC = HMAC(key: derive(.enrollmentSession))
         secondFactorChallengeMAC = HMAC(key: derive(.secondFactorChallenge))
+        phoneSessionMAC = HMAC(key: derive(.phoneSession))
+        phoneCodeMAC = HMAC(key: derive(.phoneCode))
         secondFactorSecretSealingKey = derive(.secondFactorSecretSealing)
         signInReportSealingKey = derive(.signInReportSealing)
         importedPasswordSealingKey = derive(.importedPasswordSealing)
@@ -126,9 +136,17 @@ package struct ServerSecret: Sendable {
             case .browserBinding: browserBindingMAC
             case .enrollmentSession: enrollmentSessionMAC
             case .secondFactorChallenge: secondFactorChallengeMAC
+            case .phoneSession: phoneSessionMAC
+            case .phoneCode: phoneCodeMAC
             }
         mac.update(data: Data(token.utf8))
         return Data(mac.finalize())
+    }
+
+    /// The keyed hash of a texted code, bound to its `sessionInfo`: the same code texted twice hashes apart, and a
+    /// code is only ever compared with the one its session was sent.
+    package func hash(code: String, session: String) -> Data {
+        hash(session + "\u{0}" + code, for: .phoneCode)
     }
 
     /// Encrypts a value for its time in the database: a queued message by default, or a signing key.

@@ -22,6 +22,14 @@ extension IDTokenClaims {
     /// What a sign-in made from this token's session (linking an address or a provider) owes the second factor: the
     /// session's own, carried over, when it passed one; otherwise it is asked for like any first factor's.
     var carriedSecondFactor: SignInFinisher.SecondFactorStep {
-        firebase.secondFactorIdentifier.map { .carried($0) } ?? .askIfEnrolled
+        passedSecondFactor.map { .carried($0) } ?? .askIfEnrolled
+    }
+
+    /// The second factor this token's session passed: its identifier and kind (a token of before phone factors, with
+    /// an identifier and no kind, passed an authenticator app).
+    var passedSecondFactor: PassedSecondFactor? {
+        firebase.secondFactorIdentifier.map {
+            PassedSecondFactor(id: $0, kind: firebase.signInSecondFactor.flatMap(SecondFactor.Kind.init(rawValue:)) ?? .totp)
+        }
     }
 }

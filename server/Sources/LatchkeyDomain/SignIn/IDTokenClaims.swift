@@ -40,6 +40,8 @@ package struct IDTokenClaims: Sendable, Equatable {
     package var authTime: Int
     package var email: String?
     package var emailVerified: Bool?
+    /// The account's number in E.164 (`phone_number`), as Firebase's tokens carry it.
+    package var phoneNumber: String?
     package var name: String?
     package var picture: String?
     /// The session (refresh-token chain) the token belongs to, so revoking the session ends it at once.
@@ -51,7 +53,8 @@ package struct IDTokenClaims: Sendable, Equatable {
 
     package init(
         issuer: String, audience: [String], subject: String, userID: String, issuedAt: Date, expiration: Date, authTime: Int, email: String?,
-        emailVerified: Bool?, name: String?, picture: String?, sessionID: String?, firebase: FirebaseClaim, customClaims: [String: JSONValue] = [:]
+        emailVerified: Bool?, name: String?, picture: String?, sessionID: String?, firebase: FirebaseClaim, customClaims: [String: JSONValue] = [:],
+        phoneNumber: String? = nil
     ) {
         self.issuer = issuer
         self.audience = audience
@@ -62,6 +65,7 @@ package struct IDTokenClaims: Sendable, Equatable {
         self.authTime = authTime
         self.email = email
         self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
         self.name = name
         self.picture = picture
         self.sessionID = sessionID

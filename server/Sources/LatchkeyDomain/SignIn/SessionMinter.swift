@@ -10,10 +10,10 @@ package struct SessionMinter: Sendable {
         self.secret = secret
     }
 
-    /// A fresh refresh token opening a new session signed in with `provider` (and `secondFactor`, an enrollment id,
-    /// and a custom token's `developerClaims`) at `now` (`makeRefreshToken(rotating:)` rotates within a session).
+    /// A fresh refresh token opening a new session signed in with `provider` (and the `secondFactor` it passed, and a
+    /// custom token's `developerClaims`) at `now` (`makeRefreshToken(rotating:)` rotates within a session).
     func makeRefreshToken(
-        signingInWith provider: SignInProvider, secondFactor: String? = nil, developerClaims: CustomClaims? = nil, at now: Date
+        signingInWith provider: SignInProvider, secondFactor: PassedSecondFactor? = nil, developerClaims: CustomClaims? = nil, at now: Date
     ) -> IssuedRefreshToken {
         IssuedRefreshToken(
             token: ServerSecret.makeToken(), secret: secret, sessionID: SessionRecord.makeID(at: now), provider: provider, secondFactor: secondFactor,
@@ -44,11 +44,12 @@ struct IssuedRefreshToken: Sendable {
     /// The session (rotation chain): one per sign-in, kept through every refresh.
     let sessionID: String
     let provider: SignInProvider
-    /// The enrollment id of the second factor the session passed.
-    let secondFactor: String?
+    /// The second factor the session passed.
+    let secondFactor: PassedSecondFactor?
     let developerClaims: CustomClaims?
 
-    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider, secondFactor: String?, developerClaims: CustomClaims?) {
+    init(token: String, secret: ServerSecret, sessionID: String, provider: SignInProvider, secondFactor: PassedSecondFactor?, developerClaims: CustomClaims?
+    ) {
         self.token = token
         self.hash = secret.hash(token, for: .refreshToken)
         self.sessionID = sessionID

@@ -8,8 +8,8 @@ package struct SessionRecord: Sendable, Equatable {
     package var accountID: String
     /// Firebase's `sign_in_provider`, fixed when the session signs in: a refresh never derives it from the account.
     package var signInProvider: SignInProvider
-    /// The enrollment id of the second factor the session passed, if it passed one; its tokens say so.
-    package var secondFactor: String?
+    /// The second factor the session passed, if it passed one; its tokens say so.
+    package var secondFactor: PassedSecondFactor?
     /// The claims of the custom token that opened the session (its `claims`), which every ID token of the session
     /// carries, through refreshes, as Firebase's do.
     package var developerClaims: CustomClaims?
@@ -22,7 +22,7 @@ package struct SessionRecord: Sendable, Equatable {
     package var isRevokedWithAccount: Bool
 
     package init(
-        id: String, accountID: String, signInProvider: SignInProvider, secondFactor: String? = nil, developerClaims: CustomClaims? = nil,
+        id: String, accountID: String, signInProvider: SignInProvider, secondFactor: PassedSecondFactor? = nil, developerClaims: CustomClaims? = nil,
         authTime: Date, createdAt: Date, revokedAt: Date? = nil, isRevokedWithAccount: Bool = false
     ) {
         self.id = id
@@ -60,6 +60,8 @@ package struct SignInProvider: Sendable, Hashable, CustomStringConvertible {
     package static let anonymous = SignInProvider(id: "anonymous")
     /// A custom token minted by the app's backend.
     package static let custom = SignInProvider(id: "custom")
+    /// A code texted to the account's number.
+    package static let phone = SignInProvider(id: "phone")
 
     package var description: String { id }
 

@@ -52,8 +52,8 @@ package struct SignInFinisher: Sendable {
         /// A first factor: an account with factors is asked for a code before its session opens.
         case askIfEnrolled
         /// Signed in already (a user's own password change, linking from a session) or passed just now (the code of a
-        /// challenge): the new session carries that enrollment id, if any.
-        case carried(String?)
+        /// challenge): the new session carries that factor, if any.
+        case carried(PassedSecondFactor?)
     }
 
     /// A sign-in written to the store, waiting for its tokens.
@@ -123,7 +123,7 @@ package struct SignInFinisher: Sendable {
             user.identities.append(email)
         }
         let isNewUser = attempt.stored == nil
-        let carried = if case .carried(let id) = attempt.secondFactor { id } else { String?.none }
+        let carried = if case .carried(let factor) = attempt.secondFactor { factor } else { PassedSecondFactor?.none }
         let refresh = try await open(
             accountID: account.id, provider: attempt.provider, secondFactor: carried, developerClaims: attempt.developerClaims, authTime: now,
             at: now, in: transaction)
@@ -150,9 +150,9 @@ package struct SignInFinisher: Sendable {
     }
 
     /// A new session for a signed-in user whose way of signing in changed under it (a second factor enrolled or
-    /// withdrawn): the presented token's provider and `authTime`, with `secondFactor` (an enrollment id) or none.
+    /// withdrawn): the presented token's provider and `authTime`, with `secondFactor` or none.
     package func reopen(
-        _ account: Account, provider: SignInProvider, secondFactor: String?, authTime: Date, at now: Date, in transaction: any StoreTransaction
+        _ account: Account, provider: SignInProvider, secondFactor: PassedSecondFactor?, authTime: Date, at now: Date, in transaction: any StoreTransaction
     ) async throws -> Finished {
         let refresh = try await open(accountID: account.id, provider: provider, secondFactor: secondFactor, authTime: authTime, at: now, in: transaction)
         return Finished(
@@ -161,7 +161,7 @@ package struct SignInFinisher: Sendable {
 
     /// Opens a session in the caller's transaction and returns its first refresh token: the only place sessions begin.
     private func open(
-        accountID: String, provider: SignInProvider, secondFactor: String?, developerClaims: CustomClaims? = nil, authTime: Date, at now: Date,
+        accountID: String, provider: SignInProvider, secondFactor: PassedSecondFactor?, developerClaims: CustomClaims? = nil, authTime: Date, at now: Date,
         in transaction: any StoreTransaction
     ) async throws -> IssuedRefreshToken {
         let refresh = minter.makeRefreshToken(signingInWith: provider, secondFactor: secondFactor, developerClaims: developerClaims, at: now)

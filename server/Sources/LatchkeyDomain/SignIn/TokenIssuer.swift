@@ -7,10 +7,10 @@ package protocol TokenIssuer: Sendable {
     var lifetime: Int { get }
 
     /// An ID token for `user`, valid for `lifetime` from `now`, signed by the key active at `now`. With `secondFactor`
-    /// (an enrollment id) the token says the session passed that TOTP factor; `developerClaims` (a custom token's) go at
+    /// the token says the session passed that factor; `developerClaims` (a custom token's) go at
     /// its top level beside, and over, the account's custom claims.
     func makeIDToken(
-        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: String?,
+        for user: UserRecord, authTime: Date, now: Date, sessionID: String, signInProvider: SignInProvider, secondFactor: PassedSecondFactor?,
         developerClaims: CustomClaims?
     ) throws -> String
 

@@ -10,7 +10,7 @@ extension CopiedTable {
             [
                 ("id", .text), ("account_id", .text), ("sign_in_provider", .text), ("second_factor", .text), ("auth_time", .real),
                 ("created_at", .real), ("revoked_at", .real), ("revoked_with_account", .boolean),
-                ("developer_claims", .text),
+                ("developer_claims", .text), ("second_factor_kind", .text),
             ]),
         CopiedTable(
             "refresh_tokens", key: ["id"],
@@ -61,12 +61,7 @@ extension CopiedTable {
                 ("id", .text), ("kind", .text), ("display_name", .text), ("enabled", .boolean), ("issuer", .text), ("client_id", .text),
                 ("sealed_client_secret", .sealed(.providerSecret)), ("response_type", .text), ("created_at", .real),
             ]),
-        CopiedTable(
-            "second_factors", key: ["account_id", "id"],
-            [
-                ("id", .text), ("account_id", .text), ("display_name", .text), ("enrolled_at", .real), ("sealed_secret", .sealed(.secondFactorSecret)),
-                ("last_used_step", .integer),
-            ]),
+        secondFactors,
         CopiedTable(
             "pending_enrollments", key: ["id"],
             [("id", .integer), ("session_hash", .blob), ("account_id", .text), ("sealed_secret", .sealed(.secondFactorSecret)), ("expires_at", .real)]),
@@ -76,6 +71,12 @@ extension CopiedTable {
                 ("id", .integer), ("credential_hash", .blob), ("account_id", .text), ("sign_in_provider", .text), ("pending_sign_in", .text),
                 ("attempts", .integer), ("expires_at", .real),
             ]),
+        CopiedTable(
+            "phone_verifications", key: ["id"],
+            [
+                ("id", .integer), ("session_hash", .blob), ("purpose", .text), ("phone_number", .text), ("code_hash", .blob), ("account_id", .text),
+                ("factor_id", .text), ("attempts", .integer), ("created_at", .real), ("expires_at", .real),
+            ]),
     ]
 
     static let accounts = CopiedTable(
@@ -83,7 +84,14 @@ extension CopiedTable {
         [
             ("id", .text), ("email", .text), ("email_verified", .boolean), ("password_hash", .text), ("disabled", .boolean),
             ("valid_since", .real), ("created_at", .real), ("last_sign_in_at", .real), ("display_name", .text), ("photo_url", .text),
-            ("custom_attributes", .text),
+            ("custom_attributes", .text), ("phone_number", .text),
+        ])
+
+    static let secondFactors = CopiedTable(
+        "second_factors", key: ["account_id", "id"],
+        [
+            ("id", .text), ("account_id", .text), ("display_name", .text), ("enrolled_at", .real), ("sealed_secret", .sealed(.secondFactorSecret)),
+            ("last_used_step", .integer), ("phone_number", .text),
         ])
 
     static let identities = CopiedTable(

@@ -41,7 +41,7 @@ import Testing
             #expect(identities.map(\.providerID).sorted() == ["google.com", "password"])
             let found = try await store.read { try await $0.identities(keys: [IdentityKey(providerID: "google.com", providerUserID: "g600")]) }
             #expect(found.map(\.accountID) == ["u0600"])
-            let byKey = try await store.read { try await $0.accounts(ids: ["u0001", "nobody"], emails: [EmailAddress("u2@example.com")!]) }
+            let byKey = try await store.read { try await $0.accounts(ids: ["u0001", "nobody"], emails: [EmailAddress("u2@example.com")!], phoneNumbers: []) }
             #expect(Set(byKey.map(\.id)) == ["u0001", "u0002"])
         }
     }

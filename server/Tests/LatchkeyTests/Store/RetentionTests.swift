@@ -73,6 +73,12 @@ import Testing
                 try db.execute(
                     sql: "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, expires_at) VALUES (?, 'enrolling', 'password', ?)",
                     arguments: [Data(name.utf8), expiry])
+                try db.execute(
+                    sql: """
+                        INSERT INTO phone_verifications (session_hash, purpose, phone_number, code_hash, created_at, expires_at)
+                        VALUES (?, 'sign-in', '+16505550101', x'00', 0, ?)
+                        """,
+                    arguments: [Data(name.utf8), expiry])
             }
             for (name, end) in [("ended", ago(0.001)), ("cooling", ago(-0.5))] {
                 try db.execute(sql: "INSERT INTO cool_offs (email, until) VALUES (?, ?)", arguments: ["\(name)@example.com", end])
@@ -91,7 +97,8 @@ import Testing
             #expect(
                 removed == [
                     .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
-                    .providerSessions: 1, .pendingCredentials: 1, .pendingEnrollments: 1, .secondFactorChallenges: 1, .coolOffs: 1,
+                    .providerSessions: 1, .pendingCredentials: 1, .pendingEnrollments: 1, .secondFactorChallenges: 1, .phoneVerifications: 1,
+                    .coolOffs: 1,
                 ])
             let left = try await workspace.openDatabase().read { db in
                 [
@@ -106,6 +113,7 @@ import Testing
                     try String.fetchAll(db, sql: "SELECT CAST(session_hash AS TEXT) FROM pending_enrollments"),
                     try String.fetchAll(db, sql: "SELECT CAST(credential_hash AS TEXT) FROM second_factor_challenges"),
                     try String.fetchAll(db, sql: "SELECT email FROM cool_offs"),
+                    try String.fetchAll(db, sql: "SELECT CAST(session_hash AS TEXT) FROM phone_verifications"),
                 ]
             }
             #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
@@ -118,6 +126,7 @@ import Testing
             #expect(left[7] == ["current"])
             #expect(left[8] == ["current"] && left[9] == ["current"])
             #expect(left[10] == ["cooling@example.com"])
+            #expect(left[11] == ["current"])
             #expect(await sweeper.sweep().removed.values.allSatisfy { $0 == 0 })
         }
     }
@@ -130,7 +139,7 @@ import Testing
         "SELECT id FROM rate_counters WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM audit_events WHERE at < 0 LIMIT 1000",
         "SELECT id FROM provider_sessions WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM pending_credentials WHERE expires_at < 0 LIMIT 1000",
         "SELECT id FROM pending_enrollments WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM second_factor_challenges WHERE expires_at < 0 LIMIT 1000",
-        "SELECT id FROM cool_offs WHERE until < 0 LIMIT 1000",
+        "SELECT id FROM phone_verifications WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM cool_offs WHERE until < 0 LIMIT 1000",
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {
         try await withWorkspace { workspace in

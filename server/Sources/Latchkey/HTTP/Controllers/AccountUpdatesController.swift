@@ -38,7 +38,8 @@ struct AccountUpdatesController {
         let email = body.email == nil ? nil : try EmailAddress(requestField: body.email)
         let creation = try AccountAdministration.Creation(
             localId: body.localId, email: email, password: body.password, displayName: body.displayName, photoURL: body.photoUrl,
-            isDisabled: body.disabled, isEmailVerified: body.emailVerified, passwordPolicy: administration.passwordPolicy)
+            isDisabled: body.disabled, isEmailVerified: body.emailVerified, phoneNumber: body.phoneNumber,
+            passwordPolicy: administration.passwordPolicy)
         let user = try await administration.create(creation, requester: context.requester(of: request), logger: context.logger)
         return SetAccountInfoResponse(user, session: nil)
     }

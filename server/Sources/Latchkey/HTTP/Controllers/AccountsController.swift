@@ -43,7 +43,7 @@ struct AccountsController {
         let creation = try AccountAdministration.Creation(
             localId: body.localId, email: body.email == nil ? nil : try EmailAddress(requestField: body.email), password: body.password,
             displayName: body.displayName, photoURL: body.photoUrl, isDisabled: body.disabled, isEmailVerified: body.emailVerified,
-            passwordPolicy: administration.passwordPolicy)
+            phoneNumber: body.phoneNumber, passwordPolicy: administration.passwordPolicy)
         let account = try await administration.create(creation, requester: context.requester(of: request), logger: context.logger).account
         return SignupNewUserResponse(
             idToken: nil, refreshToken: nil, expiresIn: nil, localId: account.id, email: account.email?.value, displayName: account.displayName)
@@ -77,17 +77,18 @@ struct AccountsController {
         return response
     }
 
-    /// An admin without `idToken` looks accounts up by id and address (at most 100 of each; unacceptable addresses
-    /// match nothing); anyone else, and an admin who gives one, by ID token.
+    /// An admin without `idToken` looks accounts up by id, address, number and identity (at most 100 of each;
+    /// unacceptable addresses and numbers match nothing); anyone else, and an admin who gives one, by ID token.
     @Sendable func lookupAccount(_ request: Request, context: AppRequestContext) async throws -> GetAccountInfoResponse {
         let body = try await RequestBody.decode(GetAccountInfoRequest.self, from: request, context: context)
         if context.admin != nil, body.idToken == nil {
             let ids = (body.localId ?? []).prefix(100)
             let emails = (body.email ?? []).prefix(100).compactMap(EmailAddress.init(_:))
+            let phoneNumbers = (body.phoneNumber ?? []).prefix(100).compactMap(PhoneNumber.init(_:))
             let identities = (body.federatedUserId ?? []).prefix(100).compactMap { entry in
                 entry.providerId.flatMap { provider in entry.rawId.map { (providerID: provider, providerUserID: $0) } }
             }
-            let users = try await lookup.users(ids: Array(ids), emails: emails, identities: identities)
+            let users = try await lookup.users(ids: Array(ids), emails: emails, phoneNumbers: phoneNumbers, identities: identities)
             return GetAccountInfoResponse(users: users.map(UserInfo.init(_:)))
         }
         guard let idToken = body.idToken, !idToken.isEmpty else { throw SignInError.invalidIDToken }

@@ -19,7 +19,7 @@ extension FirstFactorResponse {
             (idToken, refreshToken, expiresIn) = (session.idToken, session.refreshToken, String(session.expiresIn))
         case .secondFactorRequired(let required):
             mfaPendingCredential = required.pendingCredential
-            mfaInfo = required.factors.map(MfaEnrollment.init(_:))
+            mfaInfo = required.factors.map { MfaEnrollment($0, masked: true) }
         }
     }
 }

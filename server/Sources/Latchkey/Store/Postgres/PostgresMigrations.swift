@@ -257,5 +257,28 @@ enum PostgresMigrations {
             "v12: a custom token's claims on its session",
             "ALTER TABLE sessions ADD COLUMN developer_claims TEXT;"
         ),
+        (
+            // Phone numbers: SQLite's v23.
+            "v13: phone numbers",
+            """
+            ALTER TABLE accounts ADD COLUMN phone_number TEXT UNIQUE;
+            ALTER TABLE sessions ADD COLUMN second_factor_kind TEXT;
+            ALTER TABLE second_factors ALTER COLUMN sealed_secret DROP NOT NULL, ADD COLUMN phone_number TEXT,
+                ADD CONSTRAINT second_factors_method CHECK ((sealed_secret IS NULL) <> (phone_number IS NULL));
+            CREATE TABLE phone_verifications (
+                id BIGSERIAL PRIMARY KEY,
+                session_hash BYTEA NOT NULL UNIQUE,
+                purpose TEXT NOT NULL,
+                phone_number TEXT NOT NULL,
+                code_hash BYTEA,
+                account_id TEXT REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                factor_id TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX phone_verifications_expiry ON phone_verifications(expires_at);
+            """
+        ),
     ]
 }

@@ -11,9 +11,17 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE id = \(id)").map(Self.account(from:))
     }
 
+    func account(phoneNumber: PhoneNumber) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE phone_number = \(phoneNumber.value)").map(Self.account(from:))
+    }
+
     /// One round trip for the whole list, which a batch of an import reads at once.
-    func accounts(ids: [String], emails: [EmailAddress]) async throws -> [Account] {
-        try await rows("SELECT * FROM accounts WHERE id = ANY(\(ids)) OR email = ANY(\(emails.map(\.value)))").map(Self.account(from:))
+    func accounts(ids: [String], emails: [EmailAddress], phoneNumbers: [PhoneNumber]) async throws -> [Account] {
+        try await rows(
+            """
+            SELECT * FROM accounts WHERE id = ANY(\(ids)) OR email = ANY(\(emails.map(\.value))) OR phone_number = ANY(\(phoneNumbers.map(\.value)))
+            """
+        ).map(Self.account(from:))
     }
 
     func accounts(after: String?, limit: Int) async throws -> [Account] {
@@ -30,14 +38,19 @@ extension PostgresStoreTransaction {
         try await row("SELECT * FROM accounts WHERE email = \(email.value) FOR NO KEY UPDATE").map(Self.account(from:))
     }
 
+    func lockedAccount(phoneNumber: PhoneNumber) async throws -> Account? {
+        try await row("SELECT * FROM accounts WHERE phone_number = \(phoneNumber.value) FOR NO KEY UPDATE").map(Self.account(from:))
+    }
+
     func insert(_ account: Account) async throws {
         try await executeGuarded(
             """
             INSERT INTO accounts (id, email, email_verified, password_hash, disabled, valid_since, created_at, last_sign_in_at, display_name,
-                photo_url, custom_attributes)
+                photo_url, custom_attributes, phone_number)
             VALUES (\(account.id), \(account.email?.value), \(account.isEmailVerified), \(account.passwordHash), \(account.isDisabled),
                 \(account.validSince.timeIntervalSince1970), \(account.createdAt.timeIntervalSince1970),
-                \(account.lastSignInAt?.timeIntervalSince1970), \(account.displayName), \(account.photoURL), \(account.customClaims?.json))
+                \(account.lastSignInAt?.timeIntervalSince1970), \(account.displayName), \(account.photoURL), \(account.customClaims?.json),
+                \(account.phoneNumber?.value))
             """, conflict: Self.accountConflict)
     }
 
@@ -48,7 +61,8 @@ extension PostgresStoreTransaction {
                 password_hash = \(account.passwordHash), disabled = \(account.isDisabled),
                 valid_since = GREATEST(valid_since, \(account.validSince.timeIntervalSince1970)),
                 created_at = \(account.createdAt.timeIntervalSince1970), last_sign_in_at = \(account.lastSignInAt?.timeIntervalSince1970),
-                display_name = \(account.displayName), photo_url = \(account.photoURL), custom_attributes = \(account.customClaims?.json)
+                display_name = \(account.displayName), photo_url = \(account.photoURL), custom_attributes = \(account.customClaims?.json),
+                phone_number = \(account.phoneNumber?.value)
             WHERE id = \(account.id)
             """, conflict: Self.accountConflict)
     }
@@ -71,6 +85,7 @@ extension PostgresStoreTransaction {
         switch constraint {
         case "accounts_pkey": .idTaken
         case "accounts_email_key": .emailTaken
+        case "accounts_phone_number_key": .phoneNumberTaken
         case "identities_pkey": .identityTaken
         default: nil
         }
@@ -84,6 +99,7 @@ extension PostgresStoreTransaction {
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
             lastSignInAt: date(try row["last_sign_in_at"].decode(Double?.self)), displayName: try row["display_name"].decode(String?.self),
             photoURL: try row["photo_url"].decode(String?.self),
-            customClaims: try row["custom_attributes"].decode(String?.self).map(CustomClaims.init(stored:)))
+            customClaims: try row["custom_attributes"].decode(String?.self).map(CustomClaims.init(stored:)),
+            phoneNumber: try row["phone_number"].decode(String?.self).flatMap(PhoneNumber.init))
     }
 }

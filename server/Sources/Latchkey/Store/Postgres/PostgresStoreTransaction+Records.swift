@@ -98,6 +98,8 @@ extension PostgresStoreTransaction {
                 DELETE FROM second_factor_challenges WHERE id IN (SELECT id FROM second_factor_challenges WHERE expires_at < \(seconds) LIMIT \(limit))
                 RETURNING 1
                 """
+            case .phoneVerifications:
+                "DELETE FROM phone_verifications WHERE id IN (SELECT id FROM phone_verifications WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
             case .coolOffs:
                 "DELETE FROM cool_offs WHERE id IN (SELECT id FROM cool_offs WHERE until < \(seconds) LIMIT \(limit)) RETURNING 1"
             }

@@ -4,21 +4,33 @@ import PostgresNIO
 
 extension PostgresStoreTransaction {
     func secondFactors(accountID: String) async throws -> [SecondFactor] {
-        try await rows("SELECT * FROM second_factors WHERE account_id = \(accountID) ORDER BY enrolled_at, id").map { row in
-            SecondFactor(
-                id: try row["id"].decode(String.self), accountID: try row["account_id"].decode(String.self),
-                displayName: try row["display_name"].decode(String?.self),
-                enrolledAt: Date(timeIntervalSince1970: try row["enrolled_at"].decode(Double.self)),
-                sealedSecret: try row["sealed_secret"].decode(Data.self), lastUsedStep: try row["last_used_step"].decode(Int64.self))
+        try await rows("SELECT * FROM second_factors WHERE account_id = \(accountID) ORDER BY enrolled_at, id").compactMap(Self.secondFactor(from:))
+    }
+
+    /// A factor as stored: a phone factor's number, or else an authenticator's sealed secret (the table's CHECK allows
+    /// exactly one); a number stored before the rules it no longer passes reads as no factor.
+    private static func secondFactor(from row: PostgresRandomAccessRow) throws -> SecondFactor? {
+        let method: SecondFactor.Method
+        if let number = try row["phone_number"].decode(String?.self) {
+            guard let phone = PhoneNumber(number) else { return nil }
+            method = .phone(phone)
+        } else {
+            guard let sealed = try row["sealed_secret"].decode(Data?.self) else { return nil }
+            method = .totp(sealedSecret: sealed, lastUsedStep: try row["last_used_step"].decode(Int64.self))
         }
+        return SecondFactor(
+            id: try row["id"].decode(String.self), accountID: try row["account_id"].decode(String.self),
+            displayName: try row["display_name"].decode(String?.self), enrolledAt: Date(timeIntervalSince1970: try row["enrolled_at"].decode(Double.self)),
+            method: method)
     }
 
     func insert(_ factor: SecondFactor) async throws {
+        let (sealed, step): (Data?, Int64) = if case .totp(let sealed, let step) = factor.method { (sealed, step) } else { (nil, 0) }
         try await execute(
             """
-            INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step)
-            VALUES (\(factor.id), \(factor.accountID), \(factor.displayName), \(factor.enrolledAt.timeIntervalSince1970), \(factor.sealedSecret),
-                \(factor.lastUsedStep))
+            INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step, phone_number)
+            VALUES (\(factor.id), \(factor.accountID), \(factor.displayName), \(factor.enrolledAt.timeIntervalSince1970), \(sealed), \(step),
+                \(factor.phoneNumber?.value))
             """)
     }
 

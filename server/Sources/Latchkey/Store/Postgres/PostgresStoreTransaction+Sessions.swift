@@ -6,9 +6,10 @@ extension PostgresStoreTransaction {
     func insert(_ session: SessionRecord) async throws {
         try await execute(
             """
-            INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, developer_claims, auth_time, created_at)
-            VALUES (\(session.id), \(session.accountID), \(session.signInProvider.id), \(session.secondFactor), \(session.developerClaims?.json),
-                \(session.authTime.timeIntervalSince1970), \(session.createdAt.timeIntervalSince1970))
+            INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, second_factor_kind, developer_claims, auth_time, created_at)
+            VALUES (\(session.id), \(session.accountID), \(session.signInProvider.id), \(session.secondFactor?.id),
+                \(session.secondFactor?.kind.rawValue), \(session.developerClaims?.json), \(session.authTime.timeIntervalSince1970),
+                \(session.createdAt.timeIntervalSince1970))
             """)
     }
 
@@ -17,7 +18,8 @@ extension PostgresStoreTransaction {
             SessionRecord(
                 id: try row["id"].decode(String.self), accountID: try row["account_id"].decode(String.self),
                 signInProvider: SignInProvider(id: try row["sign_in_provider"].decode(String.self)),
-                secondFactor: try row["second_factor"].decode(String?.self),
+                secondFactor: PassedSecondFactor(
+                    stored: try row["second_factor"].decode(String?.self), kind: try row["second_factor_kind"].decode(String?.self)),
                 developerClaims: try row["developer_claims"].decode(String?.self).map(CustomClaims.init(stored:)),
                 authTime: Date(timeIntervalSince1970: try row["auth_time"].decode(Double.self)),
                 createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),

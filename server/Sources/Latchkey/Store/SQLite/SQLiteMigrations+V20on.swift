@@ -47,5 +47,45 @@ extension SQLiteMigrations {
             "v22: a custom token's claims on its session",
             "ALTER TABLE sessions ADD COLUMN developer_claims TEXT;"
         ),
+        (
+            // Phone numbers (#34): an account's number, unique; a second factor is an authenticator app (its sealed
+            // secret) or a phone (its number), never both, so the table is rebuilt with the secret optional; a session
+            // says which kind of factor it passed; and the texted codes, each kept by the keyed hashes of its
+            // `sessionInfo` and code (a `temporaryProof` is a row without a code).
+            "v23: phone numbers",
+            """
+            ALTER TABLE accounts ADD COLUMN phone_number TEXT;
+            CREATE UNIQUE INDEX accounts_phone_number ON accounts(phone_number);
+            ALTER TABLE sessions ADD COLUMN second_factor_kind TEXT;
+            CREATE TABLE second_factors_v23 (
+                id TEXT NOT NULL,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                display_name TEXT,
+                enrolled_at REAL NOT NULL,
+                sealed_secret BLOB,
+                last_used_step INTEGER NOT NULL,
+                phone_number TEXT,
+                PRIMARY KEY (account_id, id),
+                CHECK ((sealed_secret IS NULL) <> (phone_number IS NULL))
+            ) WITHOUT ROWID;
+            INSERT INTO second_factors_v23 (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step)
+                SELECT id, account_id, display_name, enrolled_at, sealed_secret, last_used_step FROM second_factors;
+            DROP TABLE second_factors;
+            ALTER TABLE second_factors_v23 RENAME TO second_factors;
+            CREATE TABLE phone_verifications (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_hash BLOB NOT NULL UNIQUE,
+                purpose TEXT NOT NULL,
+                phone_number TEXT NOT NULL,
+                code_hash BLOB,
+                account_id TEXT REFERENCES accounts(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                factor_id TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX phone_verifications_expiry ON phone_verifications(expires_at);
+            """
+        ),
     ]
 }

@@ -24,6 +24,7 @@ extension SQLiteStoreTransaction {
             case .pendingCredentials: "SELECT id FROM pending_credentials WHERE expires_at < ?1 LIMIT ?2"
             case .pendingEnrollments: "SELECT id FROM pending_enrollments WHERE expires_at < ?1 LIMIT ?2"
             case .secondFactorChallenges: "SELECT id FROM second_factor_challenges WHERE expires_at < ?1 LIMIT ?2"
+            case .phoneVerifications: "SELECT id FROM phone_verifications WHERE expires_at < ?1 LIMIT ?2"
             case .coolOffs: "SELECT id FROM cool_offs WHERE until < ?1 LIMIT ?2"
             }
         try execute(sql: "DELETE FROM \(rows.table) WHERE id IN (\(sql))", arguments: [seconds, limit])
@@ -49,6 +50,7 @@ extension ExpiringRows {
         case .pendingCredentials: "pending_credentials"
         case .pendingEnrollments: "pending_enrollments"
         case .secondFactorChallenges: "second_factor_challenges"
+        case .phoneVerifications: "phone_verifications"
         case .coolOffs: "cool_offs"
         }
     }

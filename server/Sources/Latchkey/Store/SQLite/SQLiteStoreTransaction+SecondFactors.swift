@@ -4,21 +4,42 @@ import LatchkeyDomain
 
 extension SQLiteStoreTransaction {
     func secondFactors(accountID: String) async throws -> [SecondFactor] {
-        try rows(sql: "SELECT * FROM second_factors WHERE account_id = ? ORDER BY enrolled_at, id", arguments: [accountID]).map { row in
-            SecondFactor(
-                id: row["id"], accountID: row["account_id"], displayName: row["display_name"],
-                enrolledAt: Date(timeIntervalSince1970: row["enrolled_at"]), sealedSecret: row["sealed_secret"], lastUsedStep: row["last_used_step"])
+        try rows(sql: "SELECT * FROM second_factors WHERE account_id = ? ORDER BY enrolled_at, id", arguments: [accountID]).compactMap { row in
+            Self.secondFactor(from: row)
         }
+    }
+
+    /// A factor as stored: a phone factor's number, or else an authenticator's sealed secret (the table's CHECK allows
+    /// exactly one); a number stored before the rules it no longer passes reads as no factor.
+    private static func secondFactor(from row: Row) -> SecondFactor? {
+        let method: SecondFactor.Method
+        if let number = row["phone_number"] as String? {
+            guard let phone = PhoneNumber(number) else { return nil }
+            method = .phone(phone)
+        } else {
+            guard let sealed = row["sealed_secret"] as Data? else { return nil }
+            method = .totp(sealedSecret: sealed, lastUsedStep: row["last_used_step"])
+        }
+        return SecondFactor(
+            id: row["id"], accountID: row["account_id"], displayName: row["display_name"], enrolledAt: Date(timeIntervalSince1970: row["enrolled_at"]),
+            method: method)
     }
 
     func insert(_ factor: SecondFactor) async throws {
         try execute(
             sql: """
-                INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO second_factors (id, account_id, display_name, enrolled_at, sealed_secret, last_used_step, phone_number)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [
-                factor.id, factor.accountID, factor.displayName, factor.enrolledAt.timeIntervalSince1970, factor.sealedSecret, factor.lastUsedStep,
-            ])
+            arguments: [factor.id, factor.accountID, factor.displayName, factor.enrolledAt.timeIntervalSince1970] + Self.methodArguments(factor.method))
+    }
+
+    /// The `sealed_secret`, `last_used_step` and `phone_number` of a factor.
+    private static func methodArguments(_ method: SecondFactor.Method) -> StatementArguments {
+        switch method {
+        case .totp(let sealed, let step): [sealed, step, nil]
+        case .phone(let number): [nil, 0, number.value]
+        }
     }
 
     func deleteSecondFactor(id: String, accountID: String) async throws -> Bool {

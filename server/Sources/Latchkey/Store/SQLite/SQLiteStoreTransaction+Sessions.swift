@@ -7,11 +7,12 @@ extension SQLiteStoreTransaction {
     func insert(_ session: SessionRecord) async throws {
         try execute(
             sql: """
-                INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, developer_claims, auth_time, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (id, account_id, sign_in_provider, second_factor, second_factor_kind, developer_claims, auth_time, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                session.id, session.accountID, session.signInProvider.id, session.secondFactor, session.developerClaims?.json,
+                session.id, session.accountID, session.signInProvider.id, session.secondFactor?.id, session.secondFactor?.kind.rawValue,
+                session.developerClaims?.json,
                 session.authTime.timeIntervalSince1970, session.createdAt.timeIntervalSince1970,
             ])
     }
@@ -20,7 +21,7 @@ extension SQLiteStoreTransaction {
         try row(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map { row in
             SessionRecord(
                 id: row["id"], accountID: row["account_id"], signInProvider: SignInProvider(id: row["sign_in_provider"]),
-                secondFactor: row["second_factor"], developerClaims: (row["developer_claims"] as String?).map(CustomClaims.init(stored:)),
+                secondFactor: PassedSecondFactor(stored: row["second_factor"], kind: row["second_factor_kind"]), developerClaims: (row["developer_claims"] as String?).map(CustomClaims.init(stored:)),
                 authTime: Date(timeIntervalSince1970: row["auth_time"]),
                 createdAt: Date(timeIntervalSince1970: row["created_at"]), revokedAt: Self.date(row["revoked_at"]),
                 isRevokedWithAccount: row["revoked_with_account"])

@@ -9,17 +9,27 @@ import Testing
     static func factor(_ id: String, step: Int64 = 100, at offset: TimeInterval = 0) -> SecondFactor {
         SecondFactor(
             id: id, accountID: account.id, displayName: "Phone \(id)", enrolledAt: Fixture.now.addingTimeInterval(offset),
-            sealedSecret: Data(repeating: 9, count: 60), lastUsedStep: step)
+            method: .totp(sealedSecret: Data(repeating: 9, count: 60), lastUsedStep: step))
     }
 
-    /// Factors are listed oldest first, removed one by one or all at once, and go with their account.
+    static func phoneFactor(_ id: String, _ number: String, at offset: TimeInterval = 0) throws -> SecondFactor {
+        SecondFactor(
+            id: id, accountID: account.id, displayName: nil, enrolledAt: Fixture.now.addingTimeInterval(offset),
+            method: .phone(try #require(PhoneNumber(number))))
+    }
+
+    /// Factors of both kinds are listed oldest first, removed one by one or all at once, and go with their account.
     @Test(arguments: StoreKind.all) func factorsAreListedRemovedAndGoWithTheirAccount(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             try await store.write { tx in
                 try await tx.insert(Self.account)
-                for (index, id) in ["b", "a", "c"].enumerated() { try await tx.insert(Self.factor(id, at: TimeInterval(index))) }
+                for (index, id) in ["b", "a"].enumerated() { try await tx.insert(Self.factor(id, at: TimeInterval(index))) }
+                try await tx.insert(try Self.phoneFactor("c", "+16505550101", at: 2))
             }
-            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") } == [Self.factor("b"), Self.factor("a", at: 1), Self.factor("c", at: 2)])
+            #expect(
+                try await store.read { try await $0.secondFactors(accountID: "acct") } == [
+                    Self.factor("b"), Self.factor("a", at: 1), try Self.phoneFactor("c", "+16505550101", at: 2),
+                ])
             #expect(try await store.write { try await $0.deleteSecondFactor(id: "a", accountID: "acct") })
             #expect(try await !store.write { try await $0.deleteSecondFactor(id: "a", accountID: "acct") })
             #expect(try await !store.write { try await $0.deleteSecondFactor(id: "b", accountID: "other") })
@@ -44,7 +54,7 @@ import Testing
                 return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
             #expect(wins == 1)
-            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") }.first?.lastUsedStep == 101)
+            #expect(try await store.read { try await $0.secondFactors(accountID: "acct") }.first?.method == .totp(sealedSecret: Data(repeating: 9, count: 60), lastUsedStep: 101))
         }
     }
 

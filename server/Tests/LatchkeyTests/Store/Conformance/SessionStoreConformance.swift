@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: StoreKind.all) func aSessionKeepsItsProviderAndFactorAndIsRevokedOnce(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             var google = Self.session("s1", provider: SignInProvider(id: "google.com"))
-            google.secondFactor = "totp"
+            google.secondFactor = PassedSecondFactor(id: "f1", kind: .phone)
             let inserted = google
             try await store.write { tx in
                 try await tx.insert(inserted)
