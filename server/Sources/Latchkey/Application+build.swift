@@ -26,6 +26,7 @@ package func buildApplication(
     let templates = if let compiled { compiled } else { try await TemplateLibrary(directory: configuration.templatesDirectory) }
     let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
     let mail = try makeMail(configuration)
+    let texts = try makeTexts(configuration, templates: templates, clock: clock)
     let outbox = OutboxSignal()
     let discovery = ProviderDiscovery(clock: clock, allowsInsecureIssuers: configuration.identityProviders.allowsInsecureIssuers)
     let serviceAccounts = await ServiceAccountTokens(
@@ -58,7 +59,8 @@ package func buildApplication(
         app.addServices(mail.services)
         app.addServices(
             OutboxDeliveryService(
-                store: opened.store, secret: secret, renderer: renderer, transport: mail.transport, clock: clock, signal: outbox,
+                store: opened.store, secret: secret, renderer: renderer, transport: mail.transport, texts: texts, clock: clock,
+                signal: outbox,
                 policy: configuration.mail.delivery, logger: logger, metrics: metrics.counters))
     }
     logger.info(
@@ -67,6 +69,7 @@ package func buildApplication(
             "version": "\(Release.version)", "listen": "\(configuration.server.host):\(configuration.server.port)",
             "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
+            "sms": "\(configuration.sms.gateway.rawValue)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
             "customTokens": "\(serviceAccounts.summary)",
         ])

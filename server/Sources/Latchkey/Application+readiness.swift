@@ -16,6 +16,7 @@ package func serveRefusals(_ configuration: AppConfiguration, connect: Bool, log
         let templates = try await TemplateLibrary(directory: configuration.templatesDirectory)
         _ = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
         _ = try PageRenderer(templates: templates, development: !isProduction)
+        _ = try TextRenderer(templates: templates, appName: configuration.appName, webOTPHost: configuration.sms.webOTPHost)
     } catch {
         refusals.append("templatesDirectory \"\(configuration.templatesDirectory)\"\(relativePathNote(configuration.templatesDirectory)): \(error)")
     }

@@ -6,7 +6,7 @@ import Logging
 /// `latchkey outbox`: what is waiting to be delivered or was given up, and a way to try the given-up ones again.
 struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "outbox", abstract: "List undelivered sign-in emails (recipients redacted) and retry failed ones.")
+        commandName: "outbox", abstract: "List undelivered emails and texts (recipients redacted) and retry failed ones.")
 
     @OptionGroup var options: ConfigOption
 

@@ -57,7 +57,7 @@ package struct StoreReplay: Sendable {
         let pending = PendingRequest(
             codeHash: input.codeHash, email: input.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime), language: .english,
             settings: settings)
-        let queued = OutboxMessage(recipient: input.email, format: .signInLetter, sealedContent: sealedLetter, createdAt: now)
+        let queued = OutboxMessage(recipient: .email(input.email), format: .signInLetter, sealedContent: sealedLetter, createdAt: now)
         let event = AuditEvent(.codeIssued, at: now, email: input.email, requester: requester)
         let checks = [RateLimiter.Check(.sendPerEmail, input.email.value), RateLimiter.Check(.sendPerIP, requester.ipAddress ?? "")]
         try await limiter.write(counting: checks, email: input.email, requester: requester) { transaction in

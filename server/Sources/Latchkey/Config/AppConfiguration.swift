@@ -52,6 +52,7 @@ package struct AppConfiguration: Sendable {
     package var emailActions: EmailActionsConfiguration
     package var tokens: TokenConfiguration
     package var mail: MailConfiguration
+    package var sms: SMSConfiguration
     package var rateLimits: RateLimitConfiguration
     package var observability: ObservabilityConfiguration
     package var apps: AppsConfiguration
@@ -120,6 +121,7 @@ package struct AppConfiguration: Sendable {
         self.emailActions = EmailActionsConfiguration(&read)
         self.tokens = TokenConfiguration(&read, publicURL: self.publicURL)
         self.mail = MailConfiguration(&read, publicHost: publicHost, environment: environment)
+        self.sms = SMSConfiguration(&read, publicHost: publicHost, lease: mail.delivery.lease, environment: environment)
         self.rateLimits = RateLimitConfiguration(&read)
         self.observability = ObservabilityConfiguration(&read)
         self.apps = AppsConfiguration(&read)

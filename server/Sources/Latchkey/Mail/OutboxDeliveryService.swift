@@ -3,7 +3,8 @@ import LatchkeyDomain
 import Logging
 import ServiceLifecycle
 
-/// Drains the durable outbox: leases due messages, delivers them, and records the outcome.
+/// Drains the durable outbox: leases due messages, delivers them (mail through the transport, texts through the SMS
+/// gateway), and records the outcome.
 ///
 /// A message is marked sent only after the transport accepted it; a crash in between leaves the lease
 /// to expire and the message is delivered again (at least once, never zero times).
@@ -12,6 +13,7 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let secret: ServerSecret
     let renderer: EmailRenderer
     let transport: any MailTransport
+    let texts: TextDelivery
     let clock: any WallClock
     let signal: OutboxSignal
     let policy: DeliveryPolicy
@@ -20,13 +22,15 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     let metrics: SignInMetrics
 
     package init(
-        store: any Store, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, clock: any WallClock, signal: OutboxSignal,
+        store: any Store, secret: ServerSecret, renderer: EmailRenderer, transport: any MailTransport, texts: TextDelivery, clock: any WallClock,
+        signal: OutboxSignal,
         policy: DeliveryPolicy = DeliveryPolicy(), pollInterval: Duration = .seconds(1), logger: Logger, metrics: SignInMetrics = SignInMetrics()
     ) {
         self.store = store
         self.secret = secret
         self.renderer = renderer
         self.transport = transport
+        self.texts = texts
         self.clock = clock
         self.signal = signal
         self.policy = policy
@@ -102,14 +106,27 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         }
     }
 
-    /// The bytes to send: a letter is rendered now, in the language and with the details it was queued with.
-    private func mime(of message: OutboxMessage) throws -> [UInt8] {
+    /// Opens `message` and hands it to its channel: a letter is rendered now into MIME, a text into its body, in the
+    /// language and with the details it was queued with.
+    private func send(_ message: OutboxMessage, id: Int64) async throws {
         let content = try secret.open(message.sealedContent)
-        switch message.format {
+        switch message.recipient {
+        case .email(let address):
+            try await transport.deliver(try mime(of: message.format, content, to: address), to: address, id: id)
+        case .phone(let number):
+            guard message.format == .verificationText else { throw MailError.unreadableLetter }
+            let text = try VerificationText(decoding: content)
+            try await texts.gateway.deliver(OutgoingText(id: id, to: number, body: texts.renderer.body(for: text)))
+        }
+    }
+
+    private func mime(of format: OutboxMessage.Format, _ content: Data, to recipient: EmailAddress) throws -> [UInt8] {
+        switch format {
         case .mime: return Array(content)
-        case .signInLetter: return try renderer.message(for: SignInLetter(decoding: content), to: message.recipient).mimeData()
-        case .securityNotice: return try renderer.message(for: SecurityNotice(decoding: content), to: message.recipient).mimeData()
-        case .actionLetter: return try renderer.message(for: ActionLetter(decoding: content), to: message.recipient).mimeData()
+        case .signInLetter: return try renderer.message(for: SignInLetter(decoding: content), to: recipient).mimeData()
+        case .securityNotice: return try renderer.message(for: SecurityNotice(decoding: content), to: recipient).mimeData()
+        case .actionLetter: return try renderer.message(for: ActionLetter(decoding: content), to: recipient).mimeData()
+        case .verificationText: throw MailError.unreadableLetter
         }
     }
 
@@ -117,29 +134,43 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
     /// when the store cannot record one that succeeded, the message stays leased and goes again after the lease (at
     /// least once), rather than being counted, retried early or given up as a failure.
     private func deliver(_ claimed: ClaimedMessage) async {
-        let (message, claim) = (claimed.message, claimed.claim)
-        var metadata: Logger.Metadata = ["outbox.id": "\(claim.messageID)", "email": "\(message.recipient.redacted)", "attempt": "\(message.attempts)"]
+        let (message, claim, channel) = (claimed.message, claimed.claim, claimed.message.format.channel)
+        var metadata: Logger.Metadata = ["outbox.id": "\(claim.messageID)", "attempt": "\(message.attempts)"]
+        metadata[channel == .email ? "email" : "phone"] = "\(message.recipient.redacted)"
         do {
-            try await transport.deliver(try mime(of: message), to: message.recipient, id: claim.messageID)
+            try await send(message, id: claim.messageID)
         } catch {
-            await recordFailure(claim, error: error, attempts: message.attempts, metadata: metadata)
+            await recordFailure(claim, channel: channel, error: error, attempts: message.attempts, metadata: metadata)
             return
         }
-        metrics.count(email: .sent)
+        count(channel, .sent)
         do {
             let hostNow = clock.now
             if try await store.write({ tx in try await tx.markDelivered(claim, at: try await tx.outboxNow(hostNow: hostNow)) }) {
-                logger.debug("Email delivered", metadata: metadata)
+                logger.debug(channel == .email ? "Email delivered" : "Text delivered", metadata: metadata)
             } else {
-                logger.warning("Email delivered after its lease was taken over; it may go out twice", metadata: metadata)
+                logger.warning(
+                    channel == .email ? "Email delivered after its lease was taken over; it may go out twice"
+                        : "Text delivered after its lease was taken over; it may go out twice", metadata: metadata)
             }
         } catch {
             metadata["error"] = "\(error)"
-            logger.error("Email delivered but not recorded; it goes again when its lease ends", metadata: metadata)
+            logger.error(
+                channel == .email ? "Email delivered but not recorded; it goes again when its lease ends"
+                    : "Text delivered but not recorded; it goes again when its lease ends", metadata: metadata)
         }
     }
 
-    private func recordFailure(_ claim: OutboxClaim, error: any Error, attempts: Int, metadata: Logger.Metadata) async {
+    private func count(_ channel: OutboxMessage.Channel, _ outcome: SignInMetrics.DeliveryOutcome) {
+        switch channel {
+        case .email: metrics.count(email: outcome)
+        case .text: metrics.count(text: outcome)
+        }
+    }
+
+    private func recordFailure(
+        _ claim: OutboxClaim, channel: OutboxMessage.Channel, error: any Error, attempts: Int, metadata: Logger.Metadata
+    ) async {
         var metadata = metadata
         let (delay, hostNow) = (policy.retryDelay(afterAttempt: attempts, error: error), clock.now)
         metadata["error"] = "\(error)"
@@ -154,11 +185,12 @@ package struct OutboxDeliveryService: Service, CustomStringConvertible {
         } catch {
             logger.error("Outbox failure could not be recorded", metadata: ["outbox.id": "\(claim.messageID)", "error": "\(error)"])
         }
-        metrics.count(email: delay == nil ? .failed : .retried)
-        if delay == nil {
-            logger.error("Email delivery gave up", metadata: metadata)
-        } else {
-            logger.warning("Email delivery failed; will retry", metadata: metadata)
+        count(channel, delay == nil ? .failed : .retried)
+        switch (channel, delay == nil) {
+        case (.email, true): logger.error("Email delivery gave up", metadata: metadata)
+        case (.email, false): logger.warning("Email delivery failed; will retry", metadata: metadata)
+        case (.text, true): logger.error("Text delivery gave up", metadata: metadata)
+        case (.text, false): logger.warning("Text delivery failed; will retry", metadata: metadata)
         }
     }
 }

@@ -8,6 +8,12 @@ struct MailboxPage {
         let date: String
     }
 
+    /// One text of the listing, shown whole: a text is short.
+    struct TextRow {
+        let to: String
+        let body: String
+    }
+
     let nonce: String
     let messages: [Row]
     /// Where the file transport writes, to tell the developer where the files are.
@@ -16,13 +22,23 @@ struct MailboxPage {
     let isFileTransport: Bool
     /// Stored, since templates see stored properties only.
     let isEmpty: Bool
+    let texts: [TextRow]
+    /// Where the file gateway writes.
+    let textsDirectory: String
+    /// False when `sms.gateway` is not `file`: then no text arrives here.
+    let isFileGateway: Bool
+    let hasTexts: Bool
 
-    init(nonce: String, messages: [Row], directory: String, isFileTransport: Bool) {
+    init(nonce: String, messages: [Row], directory: String, isFileTransport: Bool, texts: [TextRow], textsDirectory: String, isFileGateway: Bool) {
         self.nonce = nonce
         self.messages = messages
         self.directory = directory
         self.isFileTransport = isFileTransport
         isEmpty = messages.isEmpty
+        self.texts = texts
+        self.textsDirectory = textsDirectory
+        self.isFileGateway = isFileGateway
+        hasTexts = !texts.isEmpty
     }
 }
 

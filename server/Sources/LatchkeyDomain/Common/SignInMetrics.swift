@@ -1,6 +1,6 @@
 import Metrics
 
-/// The counters the domain keeps (codes, emails, rate-limit refusals, sign-ups, passwords stripped), through
+/// The counters the domain keeps (codes, emails, texts, rate-limit refusals, sign-ups, passwords stripped), through
 /// swift-metrics' API alone: the app gives the factory of `ServiceMetrics`' Prometheus registry, and a service built
 /// without one counts nowhere.
 package struct SignInMetrics: Sendable {
@@ -9,8 +9,8 @@ package struct SignInMetrics: Sendable {
         case issued, completed, expired, mismatched, invalid
     }
 
-    /// What happened to an email in the outbox.
-    package enum EmailOutcome: String, Sendable {
+    /// What happened to an email or a text in the outbox.
+    package enum DeliveryOutcome: String, Sendable {
         case queued, sent, retried, failed
     }
 
@@ -24,8 +24,12 @@ package struct SignInMetrics: Sendable {
         Metrics.Counter(label: "latchkey_sign_in_codes_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment()
     }
 
-    package func count(email outcome: EmailOutcome, by amount: Int = 1) {
+    package func count(email outcome: DeliveryOutcome, by amount: Int = 1) {
         Metrics.Counter(label: "latchkey_emails_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment(by: amount)
+    }
+
+    package func count(text outcome: DeliveryOutcome, by amount: Int = 1) {
+        Metrics.Counter(label: "latchkey_texts_total", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment(by: amount)
     }
 
     package func countRejection(by rule: RateLimits.Rule) {

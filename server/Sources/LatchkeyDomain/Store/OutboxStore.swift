@@ -51,14 +51,14 @@ package struct OutboxClaim: Sendable, Hashable {
 /// What an operator sees of one undelivered message: never its content.
 package struct OutboxStatus: Sendable, Equatable {
     package var id: Int64
-    package var recipient: EmailAddress
+    package var recipient: OutboxRecipient
     package var isFailed: Bool
     package var attempts: Int
     package var createdAt: Date
     package var nextAttemptAt: Date
     package var lastError: String?
 
-    package init(id: Int64, recipient: EmailAddress, isFailed: Bool, attempts: Int, createdAt: Date, nextAttemptAt: Date, lastError: String?) {
+    package init(id: Int64, recipient: OutboxRecipient, isFailed: Bool, attempts: Int, createdAt: Date, nextAttemptAt: Date, lastError: String?) {
         self.id = id
         self.recipient = recipient
         self.isFailed = isFailed

@@ -59,7 +59,7 @@ import Testing
             let now = clock.now
             let queued = try #require(
                 try await services.store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(60), limit: 5) }.first?.message)
-            #expect(queued.recipient == alice && queued.format == .signInLetter)
+            #expect(queued.recipient == .email(alice) && queued.format == .signInLetter)
             #expect(!String(decoding: queued.sealedContent, as: UTF8.self).contains(code))
             let letter = try SignInLetter(decoding: services.secret.open(queued.sealedContent))
             #expect(letter.link == link.url && letter.link.contains("oobCode=\(code)"))

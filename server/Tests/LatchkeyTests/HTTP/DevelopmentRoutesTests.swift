@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Latchkey
+import LatchkeyDomain
 import Testing
 
 /// The development mailbox and the web demo: served in development mode only.
@@ -54,10 +55,24 @@ import Testing
         }
     }
 
+    @Test func theMailboxListsTheTextsTheFileGatewayWroteNewestFirst() async throws {
+        try await withApp(Self.development) { client, workspace, _ in
+            let gateway = try FileTextGateway(directory: workspace.textsDirectory.path)
+            let number = try #require(PhoneNumber("+447700900123"))
+            try await gateway.deliver(OutgoingText(id: 1, to: number, body: "111111 is your code.\n\n@auth.example.com #111111"))
+            try await gateway.deliver(OutgoingText(id: 2, to: number, body: "222222 is <your> code.\n\n@auth.example.com #222222"))
+            let listing = try await client.execute(uri: "/__/dev/mailbox", method: .get)
+            let rows = listing.text.components(separatedBy: #"<tr class="text">"#).dropFirst()
+            #expect(rows.count == 2)
+            #expect(rows.first?.contains("<td>+447700900123</td><td><pre>222222 is &lt;your&gt; code.\n\n@auth.example.com #222222</pre>") == true)
+            #expect(rows.last?.contains("111111") == true)
+        }
+    }
+
     @Test func anEmptyMailboxSaysSo() async throws {
         try await withApp(Self.development) { client, _, _ in
             let response = try await client.execute(uri: "/__/dev/mailbox", method: .get)
-            #expect(response.status == .ok && response.text.contains(#"<p id="empty">"#))
+            #expect(response.status == .ok && response.text.contains(#"<p id="empty">"#) && response.text.contains(#"<p id="no-texts">"#))
         }
     }
 

@@ -20,14 +20,14 @@ import Testing
             templates: TestTemplates.library(),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         let service = OutboxDeliveryService(
-            store: opened.store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
+            store: opened.store, secret: secret, renderer: renderer, transport: transport, texts: try await TextDelivery.recording(), clock: clock, signal: OutboxSignal(), policy: policy,
             logger: Logger(label: "test"))
         return (service, opened)
     }
 
     func enqueue(_ store: any Store, queuedAt date: Date) async throws {
         let message = try OutboxMessage(
-            recipient: Fixture.alice, format: .mime, sealedContent: secret.seal(Array("Subject: hi\r\n\r\nbody".utf8)), createdAt: date)
+            recipient: .email(Fixture.alice), format: .mime, sealedContent: secret.seal(Array("Subject: hi\r\n\r\nbody".utf8)), createdAt: date)
         try await store.write { try await $0.enqueue(message) }
     }
 

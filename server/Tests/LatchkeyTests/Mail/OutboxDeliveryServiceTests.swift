@@ -17,7 +17,7 @@ import Testing
     ) async throws -> (OutboxDeliveryService, SQLiteStore) {
         let store = try SQLiteStore(path: workspace.databasePath)
         let message = try OutboxMessage(
-            recipient: alice, format: letter == nil ? .mime : .signInLetter,
+            recipient: .email(alice), format: letter == nil ? .mime : .signInLetter,
             sealedContent: secret.seal(letter?.encoded() ?? Array(Self.legacyMIME.utf8)), createdAt: clock.now)
         try await store.write { tx in
             for _ in 0..<count { try await tx.enqueue(message) }
@@ -28,7 +28,7 @@ import Testing
             templates: TestTemplates.library(),
             sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         let service = OutboxDeliveryService(
-            store: store, secret: secret, renderer: renderer, transport: transport, clock: clock, signal: OutboxSignal(), policy: policy,
+            store: store, secret: secret, renderer: renderer, transport: transport, texts: try await TextDelivery.recording(), clock: clock, signal: OutboxSignal(), policy: policy,
             logger: Logger(label: "test"))
         return (service, store)
     }
@@ -62,7 +62,7 @@ import Testing
             try await store.write { transaction in
                 try await transaction.enqueue(
                     OutboxMessage(
-                        recipient: self.alice, format: .signInLetter, sealedContent: self.secret.seal(Array("not a letter".utf8)), createdAt: clock.now))
+                        recipient: .email(self.alice), format: .signInLetter, sealedContent: self.secret.seal(Array("not a letter".utf8)), createdAt: clock.now))
             }
             await service.deliverDueMessages()
             #expect(transport.messages == [Self.legacyMIME])

@@ -169,7 +169,7 @@ import Testing
             let data = workspace.directory.appendingPathComponent("data")
             let path = data.appendingPathComponent("latchkey.sqlite").path
             let store = try SQLiteStore(path: path)
-            let message = OutboxMessage(recipient: alice, format: .mime, sealedContent: Data([1]), createdAt: Date())
+            let message = OutboxMessage(recipient: .email(alice), format: .mime, sealedContent: Data([1]), createdAt: Date())
             try await store.write { try await $0.enqueue(message) }
             func mode(_ path: String) throws -> Int {
                 try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)

@@ -17,7 +17,7 @@ import Testing
             let alice = try #require(EmailAddress("alice@example.com"))
             for _ in 0..<50 {
                 try await store.write { transaction in
-                    try await transaction.enqueue(OutboxMessage(recipient: alice, format: .mime, sealedContent: Data(repeating: 7, count: 8000), createdAt: Date()))
+                    try await transaction.enqueue(OutboxMessage(recipient: .email(alice), format: .mime, sealedContent: Data(repeating: 7, count: 8000), createdAt: Date()))
                 }
             }
             let before = try fileSize(store.path)

@@ -16,6 +16,7 @@ struct TestWorkspace {
 
     var databasePath: String { directory.appendingPathComponent("latchkey.sqlite").path }
     var outboxDirectory: URL { directory.appendingPathComponent("outbox") }
+    var textsDirectory: URL { directory.appendingPathComponent("texts") }
 
     /// The settings every test starts from; `overrides` uses dotted keys (`emailLink.codeLifetimeSeconds`).
     func settings(_ overrides: [String: Any] = [:]) -> [String: Any] {
@@ -34,6 +35,7 @@ struct TestWorkspace {
             ],
             "tokens": ["keyDirectory": directory.appendingPathComponent("keys").path],
             "mail": ["from": "no-reply@example.com", "file": ["directory": outboxDirectory.path]],
+            "sms": ["file": ["directory": textsDirectory.path]],
             "server": ["port": 0],
             // Tests send many links from one address; `RateLimitTests` turns the limits back on.
             "rateLimits": [

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// `GET /__/dev/mailbox`: the emails the file transport wrote, rendered, so a newcomer needs no SMTP server.
+/// `GET /__/dev/mailbox`: the emails the file transport wrote, rendered, and the texts the file gateway wrote, so a
+/// newcomer needs no SMTP server and no SMS provider.
 ///
 /// Registered in development mode only (production answers 404). Each message page shows the text part and the
 /// links in it; the HTML part is served apart, into a sandboxed frame that runs no script and loads nothing.
@@ -9,8 +10,10 @@ struct DevMailboxController {
     static let path = "/__/dev/mailbox"
 
     let mailbox: DevelopmentMailbox
+    let texts: DevelopmentTexts
     let pages: PageRenderer
     let isFileTransport: Bool
+    let isFileGateway: Bool
 
     var endpoints: RouteCollection<AppRequestContext> {
         RouteCollection(context: AppRequestContext.self)
@@ -24,7 +27,10 @@ struct DevMailboxController {
             MailboxPage.Row(id: $0.id, to: $0.message.to, subject: $0.message.subject, date: $0.message.date)
         }
         let nonce = HTMLPage.makeNonce()
-        let page = MailboxPage(nonce: nonce, messages: rows, directory: mailbox.directory.path, isFileTransport: isFileTransport)
+        let texts = try await texts.entries().map { MailboxPage.TextRow(to: $0.to, body: $0.body) }
+        let page = MailboxPage(
+            nonce: nonce, messages: rows, directory: mailbox.directory.path, isFileTransport: isFileTransport, texts: texts,
+            textsDirectory: self.texts.directory.path, isFileGateway: isFileGateway)
         return HTMLPage.response(
             html: pages.developmentPage(page, named: "dev/mailbox.html"), contentSecurityPolicy: HTMLPage.contentSecurityPolicy(nonce: nonce))
     }

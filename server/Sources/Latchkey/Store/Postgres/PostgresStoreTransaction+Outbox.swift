@@ -39,8 +39,8 @@ extension PostgresStoreTransaction {
             """
         ).compactMap { row -> ClaimedMessage? in
             let id = try row["id"].decode(Int64.self)
-            guard let recipient = EmailAddress(try row["recipient"].decode(String.self)),
-                let format = OutboxMessage.Format(rawValue: try row["format"].decode(String.self)),
+            guard let format = OutboxMessage.Format(rawValue: try row["format"].decode(String.self)),
+                let recipient = OutboxRecipient(stored: try row["recipient"].decode(String.self), format: format),
                 let sealed = try row["sealed_message"].decode(Data?.self)
             else { return nil }
             let message = OutboxMessage(
@@ -88,11 +88,13 @@ extension PostgresStoreTransaction {
     func undeliveredMessages(limit: Int) async throws -> [OutboxStatus] {
         try await rows(
             """
-            SELECT id, recipient, status, attempts, created_at, next_attempt_at, last_error FROM outbox
+            SELECT id, recipient, format, status, attempts, created_at, next_attempt_at, last_error FROM outbox
             WHERE status <> 'sent' ORDER BY created_at, id LIMIT \(limit)
             """
         ).compactMap { row -> OutboxStatus? in
-            guard let recipient = EmailAddress(try row["recipient"].decode(String.self)) else { return nil }
+            guard let format = OutboxMessage.Format(rawValue: try row["format"].decode(String.self)),
+                let recipient = OutboxRecipient(stored: try row["recipient"].decode(String.self), format: format)
+            else { return nil }
             return OutboxStatus(
                 id: try row["id"].decode(Int64.self), recipient: recipient, isFailed: try row["status"].decode(String.self) == "failed",
                 attempts: try row["attempts"].decode(Int.self), createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),

@@ -28,8 +28,8 @@ extension SQLiteStoreTransaction {
                 """,
             arguments: [leaseUntil.timeIntervalSince1970, token, now.timeIntervalSince1970, now.timeIntervalSince1970, limit]
         ).compactMap { row -> ClaimedMessage? in
-            guard let recipient = EmailAddress(row["recipient"]), let format = OutboxMessage.Format(rawValue: row["format"]),
-                let sealed: Data = row["sealed_message"]
+            guard let format = OutboxMessage.Format(rawValue: row["format"]),
+                let recipient = OutboxRecipient(stored: row["recipient"], format: format), let sealed: Data = row["sealed_message"]
             else { return nil }
             let message = OutboxMessage(
                 id: row["id"], recipient: recipient, format: format, sealedContent: sealed, createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -75,12 +75,14 @@ extension SQLiteStoreTransaction {
     func undeliveredMessages(limit: Int) async throws -> [OutboxStatus] {
         try rows(
             sql: """
-                SELECT id, recipient, status, attempts, created_at, next_attempt_at, last_error FROM outbox
+                SELECT id, recipient, format, status, attempts, created_at, next_attempt_at, last_error FROM outbox
                 WHERE status != 'sent' ORDER BY created_at LIMIT ?
                 """,
             arguments: [limit]
         ).compactMap { row -> OutboxStatus? in
-            guard let recipient = EmailAddress(row["recipient"]) else { return nil }
+            guard let format = OutboxMessage.Format(rawValue: row["format"]),
+                let recipient = OutboxRecipient(stored: row["recipient"], format: format)
+            else { return nil }
             return OutboxStatus(
                 id: row["id"], recipient: recipient, isFailed: (row["status"] as String?) == "failed", attempts: row["attempts"],
                 createdAt: Date(timeIntervalSince1970: row["created_at"]), nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),

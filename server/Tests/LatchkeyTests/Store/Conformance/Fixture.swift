@@ -19,7 +19,7 @@ enum Fixture {
     }
 
     static func message(_ byte: UInt8, at date: Date = now) -> OutboxMessage {
-        OutboxMessage(recipient: alice, format: .mime, sealedContent: Data([byte]), createdAt: date)
+        OutboxMessage(recipient: .email(alice), format: .mime, sealedContent: Data([byte]), createdAt: date)
     }
 }
 

@@ -9,12 +9,36 @@ import Testing
         return try await store.write { try await $0.claimOutboxMessages(now: now, leaseUntil: now.addingTimeInterval(lease), limit: limit) }
     }
 
+    /// Texts share the outbox with mail: one table, one claim. The `recipient` column keeps the plain number, read back
+    /// as a phone number because the row's format is a text's, and listed for operators in the same redacted form.
+    @Test(arguments: StoreKind.all) func textsShareTheOutboxWithMail(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let number = try #require(PhoneNumber("+44 7700 900123"))
+            let text = OutboxMessage(recipient: .phone(number), format: .verificationText, sealedContent: Data([2]), createdAt: Fixture.now)
+            try await store.write { transaction in
+                try await transaction.enqueue(Fixture.message(1))
+                try await transaction.enqueue(text)
+            }
+            let claimed = try await Self.claim(store, at: 0)
+            #expect(Set(claimed.map(\.message.recipient)) == [.email(Fixture.alice), .phone(number)])
+            let claimedText = try #require(claimed.first { $0.message.format == .verificationText })
+            #expect(claimedText.message.sealedContent == Data([2]) && claimedText.message.attempts == 1)
+            let failure = "webhook unavailable: HTTP 500"
+            #expect(try await store.write { try await $0.recordDeliveryFailure(claimedText.claim, error: failure, retryAt: nil) })
+            let listed = try await store.read { try await $0.undeliveredMessages(limit: 10) }
+            #expect(Set(listed.map(\.recipient)) == [.email(Fixture.alice), .phone(number)])
+            #expect(listed.first { $0.isFailed }?.recipient.redacted == "+44********23")
+            let backlog = try await store.read { try await $0.outboxBacklog(now: Fixture.now) }
+            #expect(backlog.count == 1)
+        }
+    }
+
     @Test(arguments: StoreKind.all) func messagesAreLeasedToOneWorkerAndRetriedAfterTheLease(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             try await store.write { try await $0.enqueue(Fixture.message(1)) }
             let claimed = try await Self.claim(store, at: 0)
             #expect(claimed.count == 1 && claimed.first?.message.attempts == 1 && claimed.first?.message.sealedContent == Data([1]))
-            #expect(claimed.first?.message.format == .mime && claimed.first?.message.recipient == Fixture.alice)
+            #expect(claimed.first?.message.format == .mime && claimed.first?.message.recipient == .email(Fixture.alice))
             #expect(try await Self.claim(store, at: 30).isEmpty)
             let again = try await Self.claim(store, at: 61)
             #expect(again.first?.message.attempts == 2)

@@ -84,7 +84,7 @@ import Testing
             let target = try await workspace.configuration(["storage.sqlite.path": workspace.copyPath])
             _ = try ServerSecret.load(source.security, creatingIfMissing: true)
             let sealed = try ServerSecret(material: Data(repeating: 7, count: 32)).seal(Array("a letter".utf8))
-            let message = OutboxMessage(recipient: Fixture.alice, format: .mime, sealedContent: sealed, createdAt: Fixture.now)
+            let message = OutboxMessage(recipient: .email(Fixture.alice), format: .mime, sealedContent: sealed, createdAt: Fixture.now)
             let opened = try await makeStore(source, logger: CopyDeployment.logger)
             try await opened.store.write { try await $0.enqueue(message) }
 
