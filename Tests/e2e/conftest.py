@@ -10,6 +10,7 @@ import pytest
 
 from harness import PROJECT_ID, REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
 from smtp import SMTPSink
+from sms import SMSGateway
 
 # Headless Chromium's fixtures (`open_browser`, `screenshot`), for the tests where a user meets the pages.
 pytest_plugins = ["browser"]
@@ -72,6 +73,22 @@ def start_sink(tmp_path):
     yield start
     for sink in sinks:
         sink.stop()
+
+
+@pytest.fixture
+def start_sms_gateway(tmp_path):
+    """Starts local SMS gateways (`sms.SMSGateway`, webhook and Twilio shapes) in `tmp_path/sms-N`; every one is
+    stopped when the test ends. Options are `sms_gateway.py`'s (`"--fail-first", "3"`, `"--invalid-number", "+1…"`)."""
+    gateways = []
+
+    def start(*options, started=True):
+        gateway = SMSGateway(tmp_path / f"sms-{len(gateways)}", *options)
+        gateways.append(gateway)
+        return gateway.start() if started else gateway
+
+    yield start
+    for gateway in gateways:
+        gateway.stop()
 
 
 @pytest.fixture(scope="module")
