@@ -30,10 +30,12 @@ struct AppServices {
     let discovery: ProviderDiscovery
     let authorization: ProviderAuthorization
     let customTokens: CustomTokenSignIn
+    let appVerification: AppVerification
 
     init(
         configuration: AppConfiguration, clock: any WallClock, store: any Store, secret: ServerSecret, tokens: JWTTokenIssuer, pages: PageRenderer,
-        metrics: ServiceMetrics, outbox: OutboxSignal, discovery: ProviderDiscovery, serviceAccounts: ServiceAccountTokens
+        metrics: ServiceMetrics, outbox: OutboxSignal, discovery: ProviderDiscovery, serviceAccounts: ServiceAccountTokens,
+        appVerifiers: AppVerifiers
     ) {
         (self.configuration, self.clock, self.store, self.secret, self.tokens, self.pages, self.metrics) =
             (configuration, clock, store, secret, tokens, pages, metrics)
@@ -71,6 +73,7 @@ struct AppServices {
         self.discovery = discovery
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
         customTokens = CustomTokenSignIn(store: store, verifier: serviceAccounts, finisher: finisher, limiter: limiter, clock: clock)
+        appVerification = AppVerification(configuration, store: store, secret: secret, clock: clock, limiter: limiter, verifiers: appVerifiers)
     }
 }
 

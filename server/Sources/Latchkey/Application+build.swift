@@ -34,7 +34,7 @@ package func buildApplication(
     let services = AppServices(
         configuration: configuration, clock: clock, store: opened.store, secret: secret, tokens: tokens,
         pages: try PageRenderer(templates: templates, development: isDevelopment), metrics: ServiceMetrics(), outbox: outbox, discovery: discovery,
-        serviceAccounts: serviceAccounts)
+        serviceAccounts: serviceAccounts, appVerifiers: AppVerifiers(configuration, clock: clock, logger: logger))
     let metrics = services.metrics
     let observability = configuration.observability
     let metricsEndpoint = MetricsController(metrics: metrics, store: opened.store, clock: clock)
@@ -71,7 +71,7 @@ package func buildApplication(
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
             "sms": "\(configuration.sms.gateway.rawValue)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
-            "customTokens": "\(serviceAccounts.summary)",
+            "customTokens": "\(serviceAccounts.summary)", "appVerification": "\(configuration.appVerification.summary)",
         ])
     return app
 }

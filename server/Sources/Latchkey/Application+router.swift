@@ -88,6 +88,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             lookup: lookup, providers: services.providers, discovery: services.discovery, limiter: limiter, clock: clock))
     let sessionCookies = SessionCookieController(
         sessionCookies: SessionCookies(store: store, authentication: services.authentication, tokens: services.tokens, clock: clock))
+    let appVerification = AppVerificationController(
+        verification: services.appVerification, siteKey: configuration.appVerification.captcha?.siteKey)
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -99,11 +101,12 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, customTokens.endpoints]
+        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, customTokens.endpoints, appVerification.endpoints]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
             group.get("projects", use: projectConfig.projectConfig)
+            group.get("recaptchaParams", use: appVerification.recaptchaParams)
             let admin = group.group(context: AdminRequestContext.self)
             [accounts.adminEndpoints, accountUpdates.adminEndpoints, accountImport.endpoints].forEach { admin.addRoutes($0) }
             let project = group.group("projects/{projectId}").add(middleware: ProjectScopeMiddleware(projectID: projectID))

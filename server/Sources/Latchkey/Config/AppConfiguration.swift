@@ -62,6 +62,8 @@ package struct AppConfiguration: Sendable {
     package var serviceAccounts: ServiceAccountsConfiguration
     /// `passwordPolicy`: see `PasswordPolicy+ConfigReader`.
     package var passwordPolicy: PasswordPolicy
+    /// `appVerification`: see `AppVerificationConfiguration`.
+    package var appVerification: AppVerificationConfiguration
     /// `mail.from` and `mail.fromName` (or `appName`) as a checked header address.
     package var sender: MailAddress
 
@@ -130,6 +132,7 @@ package struct AppConfiguration: Sendable {
         self.secondFactors = SecondFactorConfiguration(&read)
         self.serviceAccounts = ServiceAccountsConfiguration(&read, projectID: projectID)
         self.passwordPolicy = PasswordPolicy(&read)
+        self.appVerification = AppVerificationConfiguration(&read, iosApps: self.apps.ios.count, environment: environment)
 
         let sender = Self.sender(mail, appName: appName, &read)
         read.reportUnknownKeys(in: fileKeys)

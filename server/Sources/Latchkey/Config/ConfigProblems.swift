@@ -80,6 +80,14 @@ struct ConfigSectionReader {
         return read(key, "an integer") { try reader.requiredInt(forKey: ConfigKey(key)) }
     }
 
+    /// A number, integral or not.
+    mutating func double(_ key: String) -> Double? {
+        let reader = reader
+        knownKeys.insert(key)
+        if let number = try? reader.requiredInt(forKey: ConfigKey(key)) { return Double(number) }
+        return read(key, "a number") { try reader.requiredDouble(forKey: ConfigKey(key)) }
+    }
+
     mutating func bool(_ key: String) -> Bool? {
         let reader = reader
         return read(key, "true or false") { try reader.requiredBool(forKey: ConfigKey(key)) }

@@ -34,14 +34,15 @@ package struct RetentionPolicy: Sendable, Equatable {
             (.secondFactorChallenges, now),
             (.phoneVerifications, now),
             (.coolOffs, now),
+            (.appReceipts, now),
         ]
     }
 }
 
 /// The rows that expire, each by its own time: a sign-in request by `expires_at`, delivered mail by its delivery,
 /// a refresh token by its rotation, a session by its revocation, a rate counter by its window's end, an audit event by its time,
-/// a provider session, pending credential, pending enrollment, second-factor challenge or
-/// texted code by its expiry, a cool-off by its end.
+/// a provider session, pending credential, pending enrollment, second-factor challenge, texted code or app receipt by its
+/// expiry, a cool-off by its end.
 package enum ExpiringRows: String, Sendable, CaseIterable {
     case signInRequests
     case deliveredMail
@@ -55,4 +56,5 @@ package enum ExpiringRows: String, Sendable, CaseIterable {
     case secondFactorChallenges
     case phoneVerifications
     case coolOffs
+    case appReceipts
 }

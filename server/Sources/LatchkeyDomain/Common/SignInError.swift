@@ -132,6 +132,19 @@ package enum SignInError: Error, Sendable, Equatable {
     /// Cancelling the undos of an address change from a session that did not pass the account's second factor: signing
     /// in again, which asks for it, makes one that did (answered as a stale sign-in, so the SDKs ask for that).
     case secondFactorNotPassed
+    /// `accounts:verifyClient` without the app's APNs device token.
+    case missingAppToken
+    /// `accounts:verifyClient` when no APNs key is configured (`appVerification.apns`): no push can prove the app.
+    case pushVerificationOff
+    /// `accounts:verifyClient` without `X-Ios-Bundle-Identifier` when `apps.ios` lists other than one app.
+    case missingIOSBundleID
+    /// A text asked for without any proof that the real app asks (no receipt, no captcha token), or with half a receipt.
+    case missingAppCredential
+    /// A receipt that is unknown, used, expired or whose secret is wrong, or a device token APNs refused; the reason
+    /// follows the code. firebase-ios-sdk answers it by asking `verifyClient` for a new receipt once.
+    case invalidAppCredential(String)
+    /// A captcha token the provider refused, or one nothing is configured to check; the reason follows the code.
+    case captchaCheckFailed(String)
 
     /// The Identity Toolkit error name clients switch on.
     package var code: String {
@@ -217,6 +230,12 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidMFAPendingCredential: "INVALID_MFA_PENDING_CREDENTIAL"
         case .missingMFAEnrollmentID: "MISSING_MFA_ENROLLMENT_ID"
         case .mfaEnrollmentNotFound, .noSecondFactor: "MFA_ENROLLMENT_NOT_FOUND"
+        case .missingAppToken: "MISSING_IOS_APP_TOKEN"
+        case .pushVerificationOff: "OPERATION_NOT_ALLOWED"
+        case .missingIOSBundleID: "MISSING_IOS_BUNDLE_ID"
+        case .missingAppCredential: "MISSING_APP_CREDENTIAL"
+        case .invalidAppCredential: "INVALID_APP_CREDENTIAL"
+        case .captchaCheckFailed: "CAPTCHA_CHECK_FAILED"
         }
     }
 
@@ -260,6 +279,10 @@ package enum SignInError: Error, Sendable, Equatable {
         case .forbiddenClaim(let name): name
         case .invalidCustomToken(let reason), .invalidArgument(let reason): reason
         case .credentialMismatch: "The custom token corresponds to a different audience."
+        case .pushVerificationOff: "This server sends no silent pushes (appVerification.apns is not configured)."
+        case .missingIOSBundleID: "The request must name the iOS app (X-Ios-Bundle-Identifier), one of apps.ios."
+        case .missingAppCredential: "The request must prove the app: iosReceipt and iosSecret, or a captcha token."
+        case .invalidAppCredential(let reason), .captchaCheckFailed(let reason): reason
         default: nil
         }
     }

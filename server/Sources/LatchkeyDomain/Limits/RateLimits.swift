@@ -11,6 +11,8 @@ package struct RateLimits: Sendable, Equatable {
         case passwordPerEmail
         /// Wrong second-factor codes, per account, across its challenges.
         case secondFactorPerAccount
+        /// `accounts:verifyClient` calls, each of which makes a silent push, per client IP.
+        case verifyClientPerIP
         /// Counted in memory by `APIKeyQuota`, not by windows here.
         case apiKeyPerMinute
 
@@ -36,7 +38,8 @@ package struct RateLimits: Sendable, Equatable {
 
     /// The defaults: one email a minute, 5 an hour and 20 a day per address; 10 sends and 30 completions per IP in
     /// 5 minutes; 20 sign-ups per IP an hour; 30 failed password sign-ins per IP in 5 minutes and 10 per address in
-    /// 15 minutes; 10 wrong second-factor codes per account an hour and 30 a day.
+    /// 15 minutes; 10 wrong second-factor codes per account an hour and 30 a day; 10 `verifyClient` calls per IP in
+    /// 5 minutes and 50 a day.
     package static let standard = RateLimits(windows: [
         .sendPerEmail: [Window(limit: 1, seconds: 60), Window(limit: 5, seconds: 3600), Window(limit: 20, seconds: 86_400)],
         .sendPerIP: [Window(limit: 10, seconds: 300)],
@@ -45,6 +48,7 @@ package struct RateLimits: Sendable, Equatable {
         .passwordPerIP: [Window(limit: 30, seconds: 300)],
         .passwordPerEmail: [Window(limit: 10, seconds: 900)],
         .secondFactorPerAccount: [Window(limit: 10, seconds: 3600), Window(limit: 30, seconds: 86_400)],
+        .verifyClientPerIP: [Window(limit: 10, seconds: 300), Window(limit: 50, seconds: 86_400)],
     ])
 
     package init(windows: [Rule: [Window]], ipv6PrefixLength: Int = 64) {

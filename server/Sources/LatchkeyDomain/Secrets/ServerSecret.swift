@@ -32,6 +32,9 @@ package struct ServerSecret: Sendable {
         case phoneSession
         /// A texted code, bound to its `sessionInfo` (`hash(code:session:)`).
         case phoneCode
+        /// A receipt `accounts:verifyClient` handed out, and the secret its silent push carried.
+        case appReceipt
+        case appSecret
     }
 
     /// What a sealed value is: each kind is sealed under its own key.
@@ -71,6 +74,8 @@ package struct ServerSecret: Sendable {
         case secondFactorSecretSealing = "latchkey second factor secret sealing v1"
         case signInReportSealing = "latchkey sign-in report sealing v1"
         case importedPasswordSealing = "latchkey imported password sealing v1"
+        case appReceipt = "latchkey app receipt v1"
+        case appSecret = "latchkey app secret v1"
     }
 
     /// The keyed hashes, keyed once: copying a keyed HMAC skips deriving its pads again for every hash.
@@ -93,6 +98,8 @@ package struct ServerSecret: Sendable {
     private let secondFactorSecretSealingKey: SymmetricKey
     private let signInReportSealingKey: SymmetricKey
     private let importedPasswordSealingKey: SymmetricKey
+    private let appReceiptMAC: HMAC<SHA256>
+    private let appSecretMAC: HMAC<SHA256>
 
     /// - Parameter material: at least 32 bytes of secret material.
     package init(material: some DataProtocol) {
@@ -119,6 +126,8 @@ package struct ServerSecret: Sendable {
         secondFactorSecretSealingKey = derive(.secondFactorSecretSealing)
         signInReportSealingKey = derive(.signInReportSealing)
         importedPasswordSealingKey = derive(.importedPasswordSealing)
+        appReceiptMAC = HMAC(key: derive(.appReceipt))
+        appSecretMAC = HMAC(key: derive(.appSecret))
     }
 
     /// The keyed hash stored in place of a code or token.
@@ -138,6 +147,8 @@ package struct ServerSecret: Sendable {
             case .secondFactorChallenge: secondFactorChallengeMAC
             case .phoneSession: phoneSessionMAC
             case .phoneCode: phoneCodeMAC
+            case .appReceipt: appReceiptMAC
+            case .appSecret: appSecretMAC
             }
         mac.update(data: Data(token.utf8))
         return Data(mac.finalize())

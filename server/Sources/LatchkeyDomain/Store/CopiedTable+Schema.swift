@@ -77,6 +77,7 @@ extension CopiedTable {
                 ("id", .integer), ("session_hash", .blob), ("purpose", .text), ("phone_number", .text), ("code_hash", .blob), ("account_id", .text),
                 ("factor_id", .text), ("attempts", .integer), ("created_at", .real), ("expires_at", .real),
             ]),
+        CopiedTable("app_receipts", key: ["id"], [("id", .integer), ("receipt_hash", .blob), ("secret_hash", .blob), ("expires_at", .real)]),
     ]
 
     static let accounts = CopiedTable(

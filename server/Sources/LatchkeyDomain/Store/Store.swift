@@ -19,5 +19,6 @@ package protocol Store: Sendable {
 /// Everything one transaction offers, by concern; one type may implement them all.
 package protocol StoreTransaction: AccountStore, IdentityStore, PendingRequestStore, SessionStore, OutboxStore, AuditStore, RateCounterStore,
     RetentionStore, SigningKeyStore, RowCopyStore, ProviderFlowStore, ProviderConfigStore, SecondFactorStore, CoolOffStore,
-    PhoneVerificationStore
+    PhoneVerificationStore,
+    AppReceiptStore
 {}

@@ -83,6 +83,10 @@ import Testing
             for (name, end) in [("ended", ago(0.001)), ("cooling", ago(-0.5))] {
                 try db.execute(sql: "INSERT INTO cool_offs (email, until) VALUES (?, ?)", arguments: ["\(name)@example.com", end])
             }
+            for (name, expiry) in [("expired", ago(0.001)), ("current", ago(-0.001))] {
+                try db.execute(
+                    sql: "INSERT INTO app_receipts (receipt_hash, secret_hash, expires_at) VALUES (?, x'00', ?)", arguments: [Data(name.utf8), expiry])
+            }
         }
     }
 
@@ -98,7 +102,7 @@ import Testing
                 removed == [
                     .signInRequests: 2, .deliveredMail: 1, .rotatedRefreshTokens: 1, .revokedSessions: 1, .rateCounters: 1, .auditEvents: 5,
                     .providerSessions: 1, .pendingCredentials: 1, .pendingEnrollments: 1, .secondFactorChallenges: 1, .phoneVerifications: 1,
-                    .coolOffs: 1,
+                    .coolOffs: 1, .appReceipts: 1,
                 ])
             let left = try await workspace.openDatabase().read { db in
                 [
@@ -114,6 +118,7 @@ import Testing
                     try String.fetchAll(db, sql: "SELECT CAST(credential_hash AS TEXT) FROM second_factor_challenges"),
                     try String.fetchAll(db, sql: "SELECT email FROM cool_offs"),
                     try String.fetchAll(db, sql: "SELECT CAST(session_hash AS TEXT) FROM phone_verifications"),
+                    try String.fetchAll(db, sql: "SELECT CAST(receipt_hash AS TEXT) FROM app_receipts"),
                 ]
             }
             #expect(left[0] == ["expired-an-hour@example.com", "live@example.com"])
@@ -126,7 +131,7 @@ import Testing
             #expect(left[7] == ["current"])
             #expect(left[8] == ["current"] && left[9] == ["current"])
             #expect(left[10] == ["cooling@example.com"])
-            #expect(left[11] == ["current"])
+            #expect(left[11] == ["current"] && left[12] == ["current"])
             #expect(await sweeper.sweep().removed.values.allSatisfy { $0 == 0 })
         }
     }
@@ -140,6 +145,7 @@ import Testing
         "SELECT id FROM provider_sessions WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM pending_credentials WHERE expires_at < 0 LIMIT 1000",
         "SELECT id FROM pending_enrollments WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM second_factor_challenges WHERE expires_at < 0 LIMIT 1000",
         "SELECT id FROM phone_verifications WHERE expires_at < 0 LIMIT 1000", "SELECT id FROM cool_offs WHERE until < 0 LIMIT 1000",
+        "SELECT id FROM app_receipts WHERE expires_at < 0 LIMIT 1000",
     ])
     func everySweepQueryUsesAnIndex(_ query: String) async throws {
         try await withWorkspace { workspace in

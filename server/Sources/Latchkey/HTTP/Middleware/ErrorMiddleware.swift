@@ -42,6 +42,8 @@ struct ErrorMiddleware: RouterMiddleware {
                 context.logger.warning("Password hashing saturated", metadata: ["reason": "\(error.reason.rawValue)", "path": "\(request.uri.path)"])
             }
             return error
+        // Logged by the adapter that met it (APNs, the captcha provider), with what the operator needs.
+        case let error as AppVerificationUnavailable: return error
         case let error as StoreUnavailable:
             context.logger.warning("Store unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIError.unavailable

@@ -42,6 +42,12 @@ extension SendOobCodeRequest: RefusedFields {
     }
 }
 
+extension VerifyClientRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "appToken" ? .invalidAppCredential("The APNs device token must be a string.") : nil
+    }
+}
+
 extension EmailLinkSigninRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
         switch field {

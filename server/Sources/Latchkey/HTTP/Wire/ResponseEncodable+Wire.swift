@@ -33,4 +33,6 @@ extension StartMfaEnrollmentResponse: @retroactive ResponseEncodable {}
 extension FinalizeMfaResponse: @retroactive ResponseEncodable {}
 extension ProjectConfigResource: @retroactive ResponseEncodable {}
 extension GetRecaptchaConfigResponse: @retroactive ResponseEncodable {}
+extension GetRecaptchaParamResponse: @retroactive ResponseEncodable {}
+extension VerifyClientResponse: @retroactive ResponseEncodable {}
 extension GetPasswordPolicyResponse: @retroactive ResponseEncodable {}

@@ -280,5 +280,18 @@ enum PostgresMigrations {
             CREATE INDEX phone_verifications_expiry ON phone_verifications(expires_at);
             """
         ),
+        (
+            // The receipts `accounts:verifyClient` hands out, by the keyed hashes of the receipt and of its secret: SQLite's v24.
+            "v14: app verification receipts",
+            """
+            CREATE TABLE app_receipts (
+                id BIGSERIAL PRIMARY KEY,
+                receipt_hash BYTEA NOT NULL UNIQUE,
+                secret_hash BYTEA NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            );
+            CREATE INDEX app_receipts_by_expiry ON app_receipts(expires_at);
+            """
+        ),
     ]
 }

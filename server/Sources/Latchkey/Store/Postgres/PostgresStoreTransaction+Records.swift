@@ -102,6 +102,8 @@ extension PostgresStoreTransaction {
                 "DELETE FROM phone_verifications WHERE id IN (SELECT id FROM phone_verifications WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
             case .coolOffs:
                 "DELETE FROM cool_offs WHERE id IN (SELECT id FROM cool_offs WHERE until < \(seconds) LIMIT \(limit)) RETURNING 1"
+            case .appReceipts:
+                "DELETE FROM app_receipts WHERE id IN (SELECT id FROM app_receipts WHERE expires_at < \(seconds) LIMIT \(limit)) RETURNING 1"
             }
         return try await self.rows(query).count
     }

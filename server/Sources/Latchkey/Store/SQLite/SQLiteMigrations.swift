@@ -5,7 +5,7 @@ import GRDB
 package enum SQLiteMigrations {
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for (name, sql) in emailLinkMigrations + identityMigrations + laterMigrations {
+        for (name, sql) in emailLinkMigrations + identityMigrations + laterMigrations + appVerificationMigrations {
             migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
         return migrator

@@ -26,6 +26,7 @@ extension SQLiteStoreTransaction {
             case .secondFactorChallenges: "SELECT id FROM second_factor_challenges WHERE expires_at < ?1 LIMIT ?2"
             case .phoneVerifications: "SELECT id FROM phone_verifications WHERE expires_at < ?1 LIMIT ?2"
             case .coolOffs: "SELECT id FROM cool_offs WHERE until < ?1 LIMIT ?2"
+            case .appReceipts: "SELECT id FROM app_receipts WHERE expires_at < ?1 LIMIT ?2"
             }
         try execute(sql: "DELETE FROM \(rows.table) WHERE id IN (\(sql))", arguments: [seconds, limit])
         return db.changesCount
@@ -52,6 +53,7 @@ extension ExpiringRows {
         case .secondFactorChallenges: "second_factor_challenges"
         case .phoneVerifications: "phone_verifications"
         case .coolOffs: "cool_offs"
+        case .appReceipts: "app_receipts"
         }
     }
 }

@@ -53,10 +53,16 @@ enum CopyDeployment {
 
     /// Serves a new deployment: Bob, Carol and Dave sign in, Bob refreshes once, Alice is sent a code she has not used
     /// yet, Dave turns on an authenticator and signs in again up to its code, Carol starts to turn one on, Erin signs in
-    /// with the provider and Frank starts to, an admin adds a provider, and Grace says a sign-in wasn't her, which leaves
-    /// rows in every table.
+    /// with the provider and Frank starts to, an admin adds a provider, Grace says a sign-in wasn't her, and an app
+    /// verification receipt waits for its send, which leaves rows in every table.
     static func populate(_ configuration: AppConfiguration, clock: RunningClock) async throws -> Issued {
         try await initialize(configuration, now: clock.now)
+        // A receipt `accounts:verifyClient` handed out, as the store keeps it (its push needs APNs, which
+        // `AppVerificationTests` stands in for).
+        let opened = try await makeStore(configuration, logger: logger)
+        defer { withExtendedLifetime(opened) {} }
+        let receipt = AppReceipt(receiptHash: Data("receipt".utf8), secretHash: Data("secret".utf8), expiresAt: clock.now.addingTimeInterval(3600))
+        try await opened.store.write { try await $0.insert(receipt) }
         return try await serve(configuration, clock: clock) { client, mailbox in
             var tokens: [String: [String: Any]] = [:]
             for (index, name) in ["bob", "carol", "dave"].enumerated() {
