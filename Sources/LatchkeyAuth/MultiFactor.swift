@@ -77,7 +77,8 @@ public enum TOTPMultiFactorGenerator {
     public static func generateSecret(with session: MultiFactorSession) async throws -> TOTPSecret {
         let answer: StartMfaEnrollmentResponse = try await session.user.backend.call(
             "v2/accounts/mfaEnrollment:start", StartMfaEnrollmentRequest(idToken: try await session.user.getIDToken()))
-        return TOTPSecret(secret: answer.totpSessionInfo)
+        guard let secret = answer.totpSessionInfo else { throw AuthError(.internalError, message: "the service answered without a TOTP secret") }
+        return TOTPSecret(secret: secret)
     }
 
     public static func assertionForEnrollment(with secret: TOTPSecret, oneTimePassword: String) -> MultiFactorAssertion {

@@ -1,5 +1,5 @@
 /// Firebase's `FinalizeMfaEnrollmentRequest` (`v2 accounts/mfaEnrollment:finalize`): the first code from the
-/// authenticator app, which enrolls it.
+/// authenticator app, or the code texted to the phone, which enrolls it.
 public struct FinalizeMfaEnrollmentRequest: Sendable, Codable, Equatable {
     public struct TotpVerificationInfo: Sendable, Codable, Equatable {
         public var sessionInfo: String?
@@ -15,12 +15,15 @@ public struct FinalizeMfaEnrollmentRequest: Sendable, Codable, Equatable {
     /// A name for the factor; the JS SDK may send null, read as none.
     public var displayName: String?
     public var totpVerificationInfo: TotpVerificationInfo?
-    /// SMS, which Latchkey does not offer.
-    public var phoneVerificationInfo: OpaqueObject?
+    /// A code texted to a phone factor.
+    public var phoneVerificationInfo: PhoneVerificationInfo?
 
-    public init(idToken: String?, displayName: String? = nil, totpVerificationInfo: TotpVerificationInfo?) {
+    public init(
+        idToken: String?, displayName: String? = nil, totpVerificationInfo: TotpVerificationInfo?, phoneVerificationInfo: PhoneVerificationInfo? = nil
+    ) {
         self.idToken = idToken
         self.displayName = displayName
         self.totpVerificationInfo = totpVerificationInfo
+        self.phoneVerificationInfo = phoneVerificationInfo
     }
 }

@@ -1,5 +1,5 @@
 /// Firebase's `FinalizeMfaSignInRequest` (`v2 accounts/mfaSignIn:finalize`): a code from one of the account's
-/// authenticator apps, finishing a sign-in its first factor started. TOTP has no start step.
+/// authenticator apps, or the one texted to its phone factor, finishing a sign-in its first factor started.
 public struct FinalizeMfaSignInRequest: Sendable, Codable, Equatable {
     public struct TotpVerificationInfo: Sendable, Codable, Equatable {
         public var verificationCode: String?
@@ -13,12 +13,16 @@ public struct FinalizeMfaSignInRequest: Sendable, Codable, Equatable {
     /// Which factor the code is from; "only required for TOTP".
     public var mfaEnrollmentId: String?
     public var totpVerificationInfo: TotpVerificationInfo?
-    /// SMS, which Latchkey does not offer.
-    public var phoneVerificationInfo: OpaqueObject?
+    /// A code texted to a phone factor.
+    public var phoneVerificationInfo: PhoneVerificationInfo?
 
-    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, totpVerificationInfo: TotpVerificationInfo?) {
+    public init(
+        mfaPendingCredential: String?, mfaEnrollmentId: String?, totpVerificationInfo: TotpVerificationInfo?,
+        phoneVerificationInfo: PhoneVerificationInfo? = nil
+    ) {
         self.mfaPendingCredential = mfaPendingCredential
         self.mfaEnrollmentId = mfaEnrollmentId
         self.totpVerificationInfo = totpVerificationInfo
+        self.phoneVerificationInfo = phoneVerificationInfo
     }
 }

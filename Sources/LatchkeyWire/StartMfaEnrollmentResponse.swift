@@ -1,5 +1,6 @@
-/// Firebase's answer to `mfaEnrollment:start` for TOTP: what an authenticator app needs, as the SDKs read it
-/// (`TOTPSecret`, whose `otpauth://` URI carries no period, so `periodSec` is always 30).
+/// Firebase's answer to `mfaEnrollment:start`: for TOTP what an authenticator app needs, as the SDKs read it
+/// (`TOTPSecret`, whose `otpauth://` URI carries no period, so `periodSec` is always 30); for a phone the handle of the
+/// code texted to it.
 public struct StartMfaEnrollmentResponse: Sendable, Codable, Equatable {
     public struct TotpSessionInfo: Sendable, Codable, Equatable {
         /// The shared secret in upper-case base32 without padding; given only here, once.
@@ -26,9 +27,11 @@ public struct StartMfaEnrollmentResponse: Sendable, Codable, Equatable {
         }
     }
 
-    public var totpSessionInfo: TotpSessionInfo
+    public var totpSessionInfo: TotpSessionInfo?
+    public var phoneSessionInfo: PhoneSessionInfo?
 
-    public init(totpSessionInfo: TotpSessionInfo) {
+    public init(totpSessionInfo: TotpSessionInfo? = nil, phoneSessionInfo: PhoneSessionInfo? = nil) {
         self.totpSessionInfo = totpSessionInfo
+        self.phoneSessionInfo = phoneSessionInfo
     }
 }

@@ -1,11 +1,14 @@
-/// Firebase's `StartMfaSignInRequest` (`v2 accounts/mfaSignIn:start`): sends an SMS code for a phone factor. TOTP
-/// factors have no start step, so Latchkey only answers it with the errors Firebase gives.
+/// Firebase's `StartMfaSignInRequest` (`v2 accounts/mfaSignIn:start`): texts a code to a phone factor. TOTP factors
+/// have no start step.
 public struct StartMfaSignInRequest: Sendable, Codable, Equatable {
     public var mfaPendingCredential: String?
     public var mfaEnrollmentId: String?
+    /// The proof that the real app asks (no number: the factor names it).
+    public var phoneSignInInfo: SendVerificationCodeRequest?
 
-    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?) {
+    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, phoneSignInInfo: SendVerificationCodeRequest? = nil) {
         self.mfaPendingCredential = mfaPendingCredential
         self.mfaEnrollmentId = mfaEnrollmentId
+        self.phoneSignInInfo = phoneSignInInfo
     }
 }

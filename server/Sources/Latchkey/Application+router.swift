@@ -90,6 +90,10 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         sessionCookies: SessionCookies(store: store, authentication: services.authentication, tokens: services.tokens, clock: clock))
     let appVerification = AppVerificationController(
         verification: services.appVerification, siteKey: configuration.appVerification.captcha?.siteKey)
+    let phoneSignIn = PhoneSignInController(
+        signIn: PhoneSignIn(
+            store: store, authentication: services.authentication, finisher: finisher, codes: services.phoneCodes,
+            appVerification: services.appVerification, regions: configuration.sms.regions, limiter: limiter, clock: clock, recentLogin: recentLogin))
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -101,7 +105,10 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         development.forEach { router.addRoutes($0) }
         if let metricsEndpoint { router.addRoutes(metricsEndpoint.endpoints) }
 
-        let methods = [identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, customTokens.endpoints, appVerification.endpoints]
+        let methods = [
+            identityToolkit.endpoints, providerSignIn.endpoints, accounts.endpoints, accountUpdates.endpoints, customTokens.endpoints,
+            appVerification.endpoints, phoneSignIn.endpoints,
+        ]
         for prefix in ["v1", "identitytoolkit.googleapis.com/v1"] {
             let group = router.group(RouterPath(prefix)).add(middleware: authentication)
             methods.forEach { group.addRoutes($0) }
@@ -152,6 +159,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
             .post("verifyPassword", use: accounts.signInWithPassword)
             .post("verifyAssertion", use: providerSignIn.signInWithIdp)
             .post("verifyCustomToken", use: customTokens.signInWithCustomToken)
+            .post("sendVerificationCode", use: phoneSignIn.sendVerificationCode)
+            .post("verifyPhoneNumber", use: phoneSignIn.signInWithPhoneNumber)
             .get("getProjectConfig", use: projectConfig.projectConfig)
     }
     // Routes are registered twice: once to learn every path's methods, once for real behind the middleware.

@@ -3,13 +3,16 @@ import LatchkeyDomain
 /// Abuse limits.
 ///
 /// - `rateLimits.sendPerEmail`, `rateLimits.sendPerIP`, `rateLimits.completePerIP`, `rateLimits.signUpPerIP`,
-///   `rateLimits.passwordPerIP`, `rateLimits.passwordPerEmail`, `rateLimits.secondFactorPerAccount`, `rateLimits.verifyClientPerIP` (each a
+///   `rateLimits.passwordPerIP`, `rateLimits.passwordPerEmail`, `rateLimits.secondFactorPerAccount`, `rateLimits.verifyClientPerIP`,
+///   `rateLimits.textPerNumber`, `rateLimits.textPerIP`, `rateLimits.textPerCallingCode`, `rateLimits.textBudget` (each a
 ///   list of `{"limit": N, "windowSeconds": S}`;
 ///   `[]` turns the rule off): defaults 1 a minute, 5 an hour and 20 a day per address; 10 sends in 5 minutes per IP;
 ///   30 completions (email link or password) in 5 minutes per IP; 20 sign-ups (password or anonymous) an hour per IP;
 ///   30 failed password sign-ins in 5 minutes per IP and 10 in 15 minutes per address; 10 wrong second-factor codes an
 ///   hour and 30 a day per account (a full window refuses every code, right ones too, until it ends); 10 `verifyClient` calls
-///   (each a silent push) in 5 minutes and 50 a day per IP. A window opens with a
+///   (each a silent push) in 5 minutes and 50 a day per IP; one text a minute, 5 an hour and 10 a day per number, 10 in
+///   5 minutes and 50 a day per IP, 200 an hour and 1,000 a day per calling code, and 2,000 a day in all (past which
+///   only second-factor challenges are texted, and sends answer `QUOTA_EXCEEDED`). A window opens with a
 ///   subject's first attempt and lasts `windowSeconds`.
 /// - `rateLimits.ipv6PrefixLength` (integer, default `64`, 32 to 128): per-IP rules count an IPv6 client by its
 ///   network of this length; IPv4 clients are counted by address.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyDomain
 
 /// How texts (verification codes) leave: they go through the same outbox as mail, with its workers, lease and retries
 /// (`mail.workers`, `mail.maxAttempts`, `mail.retry.*`), to the gateway named here.
@@ -21,6 +22,11 @@ import Foundation
 ///   number (E.164) or the messaging service that picks one.
 /// - `sms.twilio.authTokenEnv` or `sms.twilio.authTokenFile` (string, one required for `twilio`): where the auth
 ///   token is.
+/// - `sms.codeLifetimeSeconds` (integer, default `300`, 60 to 3600): how long a texted code can be used.
+/// - `sms.regionConfig` (Firebase's `smsRegionConfig`, default every region): `{"allowByDefault": {"disallowedRegions":
+///   ["XX", …]}}` texts every region but those listed, `{"allowlistOnly": {"allowedRegions": ["XX", …]}}` only those
+///   listed (ISO 3166 alpha-2 codes, as libphonenumber places a number). A number of another region is refused before
+///   anything is queued.
 package struct SMSConfiguration: Sendable {
     /// The ways a text can leave Latchkey.
     package enum Gateway: String, Sendable, CaseIterable {
@@ -49,6 +55,8 @@ package struct SMSConfiguration: Sendable {
     package var webOTPHost: String
     package var webhook: Webhook?
     package var twilio: Twilio?
+    package var codeLifetime: TimeInterval
+    package var regions: SMSRegionPolicy
 
     init(_ read: inout ConfigSectionReader, publicHost: String?, lease: TimeInterval, environment: [String: String]) {
         gateway = read.choice("sms.gateway", default: Gateway.file)
@@ -69,6 +77,27 @@ package struct SMSConfiguration: Sendable {
             twilio = Self.twilio(&read, environment: environment)
         } else {
             read.learnKeys { _ = Self.twilio(&$0, environment: [:]) }
+        }
+        codeLifetime = TimeInterval(read.int("sms.codeLifetimeSeconds", default: Int(PhoneCodes.defaultLifetime), in: 60...3600))
+        regions = Self.regions(&read)
+    }
+
+    /// `sms.regionConfig`: one of Firebase's two shapes, its regions two-letter codes.
+    private static func regions(_ read: inout ConfigSectionReader) -> SMSRegionPolicy {
+        let (denied, allowed) = (read.stringArray("sms.regionConfig.allowByDefault.disallowedRegions"),
+                                 read.stringArray("sms.regionConfig.allowlistOnly.allowedRegions"))
+        for (key, regions) in [("sms.regionConfig.allowByDefault.disallowedRegions", denied), ("sms.regionConfig.allowlistOnly.allowedRegions", allowed)] {
+            for region in regions ?? [] where region.count != 2 || !region.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+                read.problems.add(key, "must list ISO 3166 alpha-2 codes such as \"US\", got \"\(region)\"")
+            }
+        }
+        switch (denied, allowed) {
+        case (let denied?, nil): return .allowByDefault(disallowed: Set(denied))
+        case (nil, let allowed?): return .allowlistOnly(allowed: Set(allowed))
+        case (.some, .some):
+            read.problems.add("sms.regionConfig", "give allowByDefault or allowlistOnly, not both")
+            return .everywhere
+        case (nil, nil): return .everywhere
         }
     }
 

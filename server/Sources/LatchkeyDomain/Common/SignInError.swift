@@ -38,6 +38,14 @@ package enum SignInError: Error, Sendable, Equatable {
     case missingPhoneNumber
     /// Not an E.164 number Latchkey could text (`PhoneNumber`).
     case invalidPhoneNumber
+    /// A `temporaryProof` that is unknown, spent, expired or of another number.
+    case invalidTemporaryProof
+    /// A number signing in to, or linked to, an account with second factors, which Firebase refuses.
+    case phoneFirstFactorOfEnrolledAccount
+    /// The phone to enroll is one of the account's factors already.
+    case secondFactorExists
+    /// The number's region is one the SMS region policy keeps texts from.
+    case regionNotAllowed
     case duplicateLocalID
     case invalidLocalID
     /// `accounts:batchDelete` with no uid or more than `AccountAdministration.batchDeleteLimit`.
@@ -188,6 +196,10 @@ package enum SignInError: Error, Sendable, Equatable {
         case .phoneNumberExists: "PHONE_NUMBER_EXISTS"
         case .missingPhoneNumber: "MISSING_PHONE_NUMBER"
         case .invalidPhoneNumber: "INVALID_PHONE_NUMBER"
+        case .invalidTemporaryProof: "INVALID_TEMPORARY_PROOF"
+        case .phoneFirstFactorOfEnrolledAccount: "UNSUPPORTED_FIRST_FACTOR"
+        case .secondFactorExists: "SECOND_FACTOR_EXISTS"
+        case .regionNotAllowed: "OPERATION_NOT_ALLOWED"
         case .duplicateLocalID: "DUPLICATE_LOCAL_ID"
         case .invalidLocalID: "INVALID_LOCAL_ID"
         case .localIDListExceedsLimit: "LOCAL_ID_LIST_EXCEEDS_LIMIT"
@@ -244,6 +256,9 @@ package enum SignInError: Error, Sendable, Equatable {
         switch self {
         case .emailMismatch: "The email provided does not match the sign-in email address."
         case .invalidPhoneNumber: "Invalid format."
+        case .phoneFirstFactorOfEnrolledAccount: "A phone number cannot be set as a first factor on an SMS based MFA user."
+        case .secondFactorExists: "Phone number already enrolled as second factor for this account."
+        case .regionNotAllowed: "SMS unable to be sent until this region enabled by the app developer."
         case .unauthorizedDomain: "Domain not allowlisted by project"
         case .weakPassword: "Password should be at least 6 characters"
         case .invalidLocalID: "The uid must be 1 to 128 characters without control or bidirectional formatting characters."

@@ -236,3 +236,22 @@ extension RevokeTokenRequest: RefusedFields {
 extension BatchDeleteAccountsRequest: RefusedFields {
     package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? { nil }
 }
+
+extension SendVerificationCodeRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        field == "phoneNumber" ? .invalidPhoneNumber : nil
+    }
+}
+
+extension SignInWithPhoneNumberRequest: RefusedFields {
+    package static func refusal(ofField field: String, isMissing: Bool) -> SignInError? {
+        switch field {
+        case "sessionInfo": .invalidSessionInfo
+        case "code": .invalidCode
+        case "phoneNumber": .invalidPhoneNumber
+        case "temporaryProof": .invalidTemporaryProof
+        case "idToken": .invalidIDToken
+        default: nil
+        }
+    }
+}

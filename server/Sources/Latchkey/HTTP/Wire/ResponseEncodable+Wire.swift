@@ -15,6 +15,9 @@ extension UploadAccountResponse: @retroactive ResponseEncodable {}
 extension SignInWithIdpResponse: @retroactive ResponseEncodable {}
 extension CreateAuthUriResponse: @retroactive ResponseEncodable {}
 extension SignInWithCustomTokenResponse: @retroactive ResponseEncodable {}
+extension SendVerificationCodeResponse: @retroactive ResponseEncodable {}
+extension SignInWithPhoneNumberResponse: @retroactive ResponseEncodable {}
+extension StartMfaSignInResponse: @retroactive ResponseEncodable {}
 extension RevokeTokenResponse: @retroactive ResponseEncodable {}
 extension GetAccountInfoResponse: @retroactive ResponseEncodable {}
 extension SetAccountInfoResponse: @retroactive ResponseEncodable {}

@@ -13,12 +13,11 @@ extension PostgresStoreTransaction {
             """)
     }
 
-    func claimPhoneVerificationAttempt(sessionHash: Data, purpose: PhoneVerification.Purpose, at now: Date) async throws -> PhoneVerification? {
+    func claimPhoneVerificationAttempt(sessionHash: Data, purpose: PhoneVerification.Purpose) async throws -> PhoneVerification? {
         try await row(
             """
             UPDATE phone_verifications SET attempts = attempts + 1
             WHERE session_hash = \(sessionHash) AND purpose = \(purpose.rawValue) AND attempts < \(PhoneVerification.maximumAttempts)
-                AND expires_at > \(now.timeIntervalSince1970)
             RETURNING *
             """
         ).flatMap(Self.phoneVerification(from:))

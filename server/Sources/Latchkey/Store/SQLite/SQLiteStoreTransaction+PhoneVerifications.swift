@@ -15,14 +15,14 @@ extension SQLiteStoreTransaction {
             ])
     }
 
-    func claimPhoneVerificationAttempt(sessionHash: Data, purpose: PhoneVerification.Purpose, at now: Date) async throws -> PhoneVerification? {
+    func claimPhoneVerificationAttempt(sessionHash: Data, purpose: PhoneVerification.Purpose) async throws -> PhoneVerification? {
         try row(
             sql: """
                 UPDATE phone_verifications SET attempts = attempts + 1
-                WHERE session_hash = ? AND purpose = ? AND attempts < ? AND expires_at > ?
+                WHERE session_hash = ? AND purpose = ? AND attempts < ?
                 RETURNING *
                 """,
-            arguments: [sessionHash, purpose.rawValue, PhoneVerification.maximumAttempts, now.timeIntervalSince1970]
+            arguments: [sessionHash, purpose.rawValue, PhoneVerification.maximumAttempts]
         ).flatMap(Self.phoneVerification(from:))
     }
 

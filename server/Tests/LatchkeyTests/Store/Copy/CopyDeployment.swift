@@ -77,6 +77,8 @@ enum CopyDeployment {
             // Message 4 tells Dave his authenticator was added.
             let challenged = try await client.complete(email: "dave@example.com", code: try await mailbox.code(at: 5)).json
             let carol = try #require(tokens["carol"]?["idToken"] as? String)
+            // A code texted for a phone sign-in, waiting for its number's owner.
+            #expect(try await client.post("/v1/accounts:sendVerificationCode", json: #"{"phoneNumber":"+16505550101"}"#).status == .ok)
             #expect(try await client.post("/v2/accounts/mfaEnrollment:start", json: #"{"idToken":"\#(carol)","totpEnrollmentInfo":{}}"#).status == .ok)
             let provider = try await OIDCProviderMock.shared.value
             _ = try await client.post(
