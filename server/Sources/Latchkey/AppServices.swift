@@ -31,7 +31,7 @@ struct AppServices {
     let authorization: ProviderAuthorization
     let customTokens: CustomTokenSignIn
     let appVerification: AppVerification
-    let phoneCodes: PhoneCodes
+    let texting: PhoneTexting
 
     init(
         configuration: AppConfiguration, clock: any WallClock, store: any Store, secret: ServerSecret, tokens: JWTTokenIssuer, pages: PageRenderer,
@@ -75,7 +75,9 @@ struct AppServices {
         authorization = ProviderAuthorization(providers: providers, discovery: discovery, store: store, secret: secret, clock: clock)
         customTokens = CustomTokenSignIn(store: store, verifier: serviceAccounts, finisher: finisher, limiter: limiter, clock: clock)
         appVerification = AppVerification(configuration, store: store, secret: secret, clock: clock, limiter: limiter, verifiers: appVerifiers)
-        phoneCodes = PhoneCodes(secret: secret, outbox: outbox, lifetime: configuration.sms.codeLifetime)
+        texting = PhoneTexting(
+            codes: PhoneCodes(secret: secret, outbox: outbox, lifetime: configuration.sms.codeLifetime), appVerification: appVerification,
+            regions: configuration.sms.regions, limiter: limiter, clock: clock)
     }
 }
 

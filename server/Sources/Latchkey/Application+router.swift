@@ -92,8 +92,8 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         verification: services.appVerification, siteKey: configuration.appVerification.captcha?.siteKey)
     let phoneSignIn = PhoneSignInController(
         signIn: PhoneSignIn(
-            store: store, authentication: services.authentication, finisher: finisher, codes: services.phoneCodes,
-            appVerification: services.appVerification, regions: configuration.sms.regions, limiter: limiter, clock: clock, recentLogin: recentLogin))
+            store: store, authentication: services.authentication, finisher: finisher, texting: services.texting, limiter: limiter, clock: clock,
+            recentLogin: recentLogin))
     let development = try developmentEndpoints(configuration, pages: pages, logger: logger)
 
     func addRoutes(to router: Router<AppRequestContext>) {

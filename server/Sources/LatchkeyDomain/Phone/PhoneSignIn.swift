@@ -7,37 +7,32 @@ import Logging
 /// account, as Firebase does (firebase-tools `src/emulator/auth/operations.ts`, `sendVerificationCode` and
 /// `signInWithPhoneNumber`; firebase-js-sdk `packages/auth/src/api/authentication/sms.ts`).
 ///
-/// Before a text is sent the number is checked (E.164, its region allowed by `SMSRegionPolicy`), the app is verified
-/// (`AppVerification`), and the send is counted against the number, the client's address, the number's calling code and
-/// the daily budget, in the transaction that keeps the code and queues its text: a refused send writes nothing but its
-/// counters. As in Firebase, an account with second factors cannot sign in, or be linked, with a number
+/// The text goes out as `PhoneTexting` sends every code (region, app verification, limits). As in Firebase, an account with second factors cannot sign in, or be linked, with a number
 /// (`UNSUPPORTED_FIRST_FACTOR`); and linking a number another account has answers a `temporaryProof` instead of a
 /// session, which signs in to that account once within the hour.
 package struct PhoneSignIn: Sendable {
     let store: any Store
     let authentication: Authentication
     let finisher: SignInFinisher
-    let codes: PhoneCodes
-    let appVerification: AppVerification
-    let regions: SMSRegionPolicy
+    let texting: PhoneTexting
     let limiter: RateLimiter
     let clock: any WallClock
     let recentLogin: TimeInterval
 
     package init(
-        store: any Store, authentication: Authentication, finisher: SignInFinisher, codes: PhoneCodes, appVerification: AppVerification,
-        regions: SMSRegionPolicy, limiter: RateLimiter, clock: any WallClock, recentLogin: TimeInterval
+        store: any Store, authentication: Authentication, finisher: SignInFinisher, texting: PhoneTexting, limiter: RateLimiter, clock: any WallClock,
+        recentLogin: TimeInterval
     ) {
         self.store = store
         self.authentication = authentication
         self.finisher = finisher
-        self.codes = codes
-        self.appVerification = appVerification
-        self.regions = regions
+        self.texting = texting
         self.limiter = limiter
         self.clock = clock
         self.recentLogin = recentLogin
     }
+
+    private var codes: PhoneCodes { texting.codes }
 
     /// What `signInWithPhoneNumber` ends with: a session, or a proof of a number another account has.
     package enum Outcome: Sendable {
@@ -49,13 +44,7 @@ package struct PhoneSignIn: Sendable {
     package func sendCode(_ request: SendVerificationCodeRequest, language: LanguageTag, by caller: Caller, logger: Logger) async throws -> String {
         try Tenancy.requireNoTenant(request.tenantId)
         let number = try PhoneNumber(requestField: request.phoneNumber)
-        try regions.admit(number)
-        try await appVerification.check(request, by: caller)
-        let (now, codes) = (clock.now, codes)
-        let sessionInfo = try await limiter.write(counting: RateLimiter.Check.texts(to: number, by: caller), requester: caller.requester) { transaction in
-            try await codes.issue(.signIn, to: number, language: language, at: now, in: transaction)
-        }
-        codes.nudge()
+        let sessionInfo = try await texting.send(.signIn, to: number, proof: request, by: caller, language: language)
         logger.debug("Sign-in code texted", metadata: ["phone": "\(number.redacted)"])
         return sessionInfo
     }
