@@ -122,7 +122,8 @@ package struct AppVerificationConfiguration: Sendable {
         let timeout = read.int("\(prefix).timeoutSeconds", default: 10, in: 1...60)
         guard let provider, let secret, let siteverifyURL else { return nil }
         return Captcha(
-            provider: provider, secret: secret.value, siteverifyURL: siteverifyURL, siteKey: siteKey, minimumScore: minimumScore, timeoutSeconds: timeout)
+            provider: provider, secret: secret.value, siteverifyURL: siteverifyURL, siteKey: siteKey, minimumScore: minimumScore,
+            timeoutSeconds: timeout)
     }
 
     /// The secret in the file `prefix.file` names or the environment variable `prefix.env` names (exactly one of them),

@@ -58,7 +58,9 @@ package struct AppVerification: Sendable {
     package func check(_ request: SendVerificationCodeRequest, by caller: Caller) async throws {
         guard !isOff else { return }
         if request.iosReceipt != nil || request.iosSecret != nil {
-            guard let receipt = nonEmpty(request.iosReceipt), let appSecret = nonEmpty(request.iosSecret) else { throw SignInError.missingAppCredential }
+            guard let receipt = nonEmpty(request.iosReceipt), let appSecret = nonEmpty(request.iosSecret) else {
+                throw SignInError.missingAppCredential
+            }
             let (receiptHash, secretHash) = (secret.hash(receipt, for: .appReceipt), secret.hash(appSecret, for: .appSecret))
             let now = clock.now
             let claimed = try await store.write { try await $0.claimAppReceipt(receiptHash: receiptHash, secretHash: secretHash, at: now) }

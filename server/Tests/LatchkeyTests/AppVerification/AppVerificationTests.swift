@@ -25,7 +25,8 @@ import Testing
             let push = try #require(try stubs.pushes(to: token).first)
             #expect(push["prefix"] as? String == "/sandbox")
             #expect(push["http_version"] as? String == "2")
-            #expect(push["headers"] as? [String: String] == ["apns-topic": AppVerificationStubs.bundleID, "apns-push-type": "background", "apns-priority": "5"])
+            let headers = ["apns-topic": AppVerificationStubs.bundleID, "apns-push-type": "background", "apns-priority": "5"]
+            #expect(push["headers"] as? [String: String] == headers)
             let payload = try #require(push["payload"] as? [String: Any])
             #expect(payload["aps"] as? [String: Int] == ["content-available": 1])
             let credential = try #require(payload["com.google.firebase.auth"] as? [String: String])
@@ -47,7 +48,7 @@ import Testing
         try await withVerification(store: kind) { client, verification, stubs in
             let token = Self.deviceToken()
             let receipt = try #require(try await client.verifyClient(token).json["receipt"] as? String)
-            let secret = try #require(((try stubs.pushes(to: token).first?["payload"] as? [String: Any])?["com.google.firebase.auth"] as? [String: String])?["secret"])
+            let secret = try #require(try stubs.pushedSecret(to: token))
             let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<8 {
                     group.addTask { (try? await verification.check(Self.send(receipt: receipt, secret: secret), by: Caller())) != nil }
@@ -63,7 +64,7 @@ import Testing
         try await withVerification(clock: clock) { client, verification, stubs in
             let token = Self.deviceToken()
             let receipt = try #require(try await client.verifyClient(token).json["receipt"] as? String)
-            let secret = try #require(((try stubs.pushes(to: token).first?["payload"] as? [String: Any])?["com.google.firebase.auth"] as? [String: String])?["secret"])
+            let secret = try #require(try stubs.pushedSecret(to: token))
             #expect(try stubs.pushes(to: token).first?["prefix"] as? String == "/production")
             clock.advance(by: AppVerification.receiptLifetime + 1)
             await #expect(throws: SignInError.invalidAppCredential(Self.unusable)) {
@@ -148,7 +149,8 @@ import Testing
                 == ["secret": AppVerificationStubs.captchaSecret, "response": "pass", "remoteip": "203.0.113.9"])
             // A reCAPTCHA Enterprise token is checked the same way.
             try await verification.check(
-                SendVerificationCodeRequest(phoneNumber: "+15555550100", captchaResponse: "pass", recaptchaVersion: "RECAPTCHA_ENTERPRISE"), by: caller)
+                SendVerificationCodeRequest(phoneNumber: "+15555550100", captchaResponse: "pass", recaptchaVersion: "RECAPTCHA_ENTERPRISE"),
+                by: caller)
             for (token, reason) in [
                 ("forged", "The captcha provider refused the token (invalid-input-response)."),
                 ("low-score", "The captcha score is below appVerification.captcha.minimumScore."),
@@ -175,7 +177,8 @@ import Testing
     @Test func recaptchaParamsPublishesTheSiteKey() async throws {
         try await withVerification { client, _, _ in
             let answer = try await client.execute(uri: "/v1/recaptchaParams?key=\(TestWorkspace.apiKey)", method: .get)
-            #expect(try answer.json as? [String: String] == ["kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": "test-site-key"])
+            let expected = ["kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": "test-site-key"]
+            #expect(try answer.json as? [String: String] == expected)
         }
     }
 
@@ -195,7 +198,8 @@ import Testing
     /// Serves the app on a fresh store of `kind` with app verification pointed at the stubs, and hands `body` the
     /// client and an `AppVerification` wired as `AppServices` wires it, over the same configuration, store and clock.
     func withVerification(
-        _ overrides: [String: Any] = [:], store kind: StoreKind = .sqlite, apns: Bool = true, captcha: Bool = true, clock: RunningClock = RunningClock(),
+        _ overrides: [String: Any] = [:], store kind: StoreKind = .sqlite, apns: Bool = true, captcha: Bool = true,
+        clock: RunningClock = RunningClock(),
         _ body: @Sendable (any TestClientProtocol, AppVerification, AppVerificationStubs) async throws -> Void
     ) async throws {
         let stubs = try await AppVerificationStubs.shared.value

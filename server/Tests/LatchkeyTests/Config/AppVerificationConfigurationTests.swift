@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Latchkey
 import Testing
@@ -5,8 +6,7 @@ import Testing
 /// `appVerification` is checked at start-up, each problem naming its key, and keeps its secrets out of the file.
 @Suite struct AppVerificationConfigurationTests {
     @Test func aValidSetupLoadsWithItsKeyFromTheEnvironmentAndItsDefaults() async throws {
-        let stubs = try await AppVerificationStubs.shared.value
-        let pem = try String(contentsOf: stubs.keyFile, encoding: .utf8)
+        let pem = P256.Signing.PrivateKey().pemRepresentation
         try await withWorkspace { workspace in
             let settings: [String: Any] = [
                 "apps.ios": [["teamId": "TEAM123456", "bundleId": "com.example.app"]],
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aBadSettingIsNamed() async throws {
-        let pem = try String(contentsOf: try await AppVerificationStubs.shared.value.keyFile, encoding: .utf8)
+        let pem = P256.Signing.PrivateKey().pemRepresentation
         let environment = ["APNS_KEY": pem, "CAPTCHA_SECRET": "s3cret", "NOT_A_KEY": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"]
         let valid: [String: Any] = [
             "apps.ios": [["teamId": "TEAM123456", "bundleId": "com.example.app"]], "appVerification.apns.keyId": "KEY1234567",
@@ -42,7 +42,10 @@ import Testing
         let cases: [([String: Any], String)] = [
             (["appVerification.apns.keyId": "short"], "appVerification.apns.keyId: must be Apple's 10-character id (letters and digits)"),
             (["appVerification.apns.keyEnv": "UNSET_VARIABLE"], "appVerification.apns.keyEnv: environment variable UNSET_VARIABLE is not set"),
-            (["appVerification.apns.keyEnv": "NOT_A_KEY"], "appVerification.apns.keyEnv: must hold an APNs key: a P-256 private key in PEM (the .p8 file)"),
+            (
+                ["appVerification.apns.keyEnv": "NOT_A_KEY"],
+                "appVerification.apns.keyEnv: must hold an APNs key: a P-256 private key in PEM (the .p8 file)"
+            ),
             (["appVerification.apns.keyFile": "/nonexistent/key.p8"], "appVerification.apns: needs exactly one of keyFile and keyEnv"),
             (["appVerification.apns.productionURL": "http://127.0.0.1:1"], "appVerification.apns.productionURL: must be an https URL"),
             (["appVerification.apns.timeoutSeconds": 0], "appVerification.apns.timeoutSeconds: must be between 1 and 60, got 0"),

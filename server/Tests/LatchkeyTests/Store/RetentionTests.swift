@@ -85,7 +85,8 @@ import Testing
             }
             for (name, expiry) in [("expired", ago(0.001)), ("current", ago(-0.001))] {
                 try db.execute(
-                    sql: "INSERT INTO app_receipts (receipt_hash, secret_hash, expires_at) VALUES (?, x'00', ?)", arguments: [Data(name.utf8), expiry])
+                    sql: "INSERT INTO app_receipts (receipt_hash, secret_hash, expires_at) VALUES (?, x'00', ?)",
+                    arguments: [Data(name.utf8), expiry])
             }
         }
     }

@@ -33,7 +33,8 @@ struct AppVerificationStubs: Sendable {
         }
         if captcha {
             settings["appVerification.captcha"] = [
-                "provider": "turnstile", "secretFile": directory.appendingPathComponent("captcha-secret").path, "siteverifyURL": "http://127.0.0.1:\(siteverifyPort)/siteverify",
+                "provider": "turnstile", "secretFile": directory.appendingPathComponent("captcha-secret").path,
+                "siteverifyURL": "http://127.0.0.1:\(siteverifyPort)/siteverify",
                 "siteKey": "test-site-key", "timeoutSeconds": 2,
             ]
         }
@@ -43,6 +44,12 @@ struct AppVerificationStubs: Sendable {
     /// The pushes APNs accepted for `deviceToken`, each as the stub recorded it.
     func pushes(to deviceToken: String) throws -> [[String: Any]] {
         try records(in: "pushes.jsonl").filter { $0["token"] as? String == deviceToken }
+    }
+
+    /// The secret the push to `deviceToken` carried, under `com.google.firebase.auth`.
+    func pushedSecret(to deviceToken: String) throws -> String? {
+        let payload = try pushes(to: deviceToken).first?["payload"] as? [String: Any]
+        return (payload?["com.google.firebase.auth"] as? [String: String])?["secret"]
     }
 
     /// The forms siteverify received for `token`.

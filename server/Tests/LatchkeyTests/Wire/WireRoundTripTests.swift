@@ -207,6 +207,17 @@ import Testing
                 + #""useSmsBotScore":false,"useSmsTollFraudProtection":false}"#)
     }
 
+    @Test func verifyClientRequestAndResponse() throws {
+        try roundTrip(VerifyClientRequest(appToken: "0A1B", isSandbox: true), #"{"appToken":"0A1B","isSandbox":true}"#)
+        try roundTrip(VerifyClientResponse(receipt: "r", suggestedTimeout: "10"), #"{"receipt":"r","suggestedTimeout":"10"}"#)
+    }
+
+    @Test func getRecaptchaParamResponse() throws {
+        try roundTrip(
+            GetRecaptchaParamResponse(recaptchaSiteKey: "site-key"),
+            #"{"kind":"identitytoolkit#GetRecaptchaParamResponse","recaptchaSiteKey":"site-key"}"#)
+    }
+
     @Test func getPasswordPolicyResponse() throws {
         try roundTrip(
             GetPasswordPolicyResponse(
