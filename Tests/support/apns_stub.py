@@ -1,7 +1,8 @@
 """A local stand-in for Apple's APNs provider API, over HTTP/2 and TLS as APNs speaks it (hypercorn, h2), for the
 tests of app verification (issue #34): Latchkey's `accounts:verifyClient` sends its silent push here.
 
-Started as `python apns_stub.py --directory DIR --key-id KID --team-id TEAM --public-key PEM`. It writes a throwaway
+Started as `python apns_stub.py --directory DIR --key-id KID --team-id TEAM --public-key PEM` (and
+`--until-stdin-closes` to end with the parent's pipe). It writes a throwaway
 certificate for 127.0.0.1 to DIR/cert.pem (the client trusts it through `appVerification.apns.caFile`), prints
 `PORT n` once it listens, and appends every push it accepts to DIR/pushes.jsonl: the path prefix (`/production` or
 `/sandbox`, from the URL Latchkey was configured with), the device token, the headers APNs reads, the HTTP version and
@@ -20,6 +21,8 @@ import ipaddress
 import json
 import os
 import socket
+import sys
+import threading
 import time
 
 import jwt
@@ -31,6 +34,15 @@ from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
 BAD, SLOW, DOWN = "00" * 32, "11" * 32, "22" * 32
+
+
+def exit_when_stdin_closes():
+    """For a parent that cannot stop its children (the Swift test process): the stub ends with the parent's pipe."""
+    def wait():
+        sys.stdin.read()
+        os._exit(0)
+
+    threading.Thread(target=wait, daemon=True).start()
 
 
 def write_certificate(directory):
@@ -134,7 +146,10 @@ async def main():
     parser.add_argument("--key-id", required=True)
     parser.add_argument("--team-id", required=True)
     parser.add_argument("--public-key", required=True)
+    parser.add_argument("--until-stdin-closes", action="store_true")
     arguments = parser.parse_args()
+    if arguments.until_stdin_closes:
+        exit_when_stdin_closes()
     with open(arguments.public_key) as file:
         public_key = file.read()
     cert_path, key_path = write_certificate(arguments.directory)

@@ -1,7 +1,8 @@
 """A local stand-in for a captcha provider's siteverify API (reCAPTCHA, hCaptcha and Cloudflare Turnstile share it),
 for the tests of app verification (issue #34).
 
-Started as `python siteverify_stub.py --secret SECRET --record FILE`; prints `PORT n` once it listens on 127.0.0.1,
+Started as `python siteverify_stub.py --secret SECRET --record FILE` (and `--until-stdin-closes` to end with the
+parent's pipe); prints `PORT n` once it listens on 127.0.0.1,
 answers a form POST of `secret`, `response` and `remoteip` as the providers do, and appends each form it gets to FILE
 as a JSON line. A wrong secret is `invalid-input-secret`. Tokens that play a part: `pass` passes on host `localhost`,
 `low-score` passes with score 0.1, `elsewhere` passes on `evil.example`, `slow` gets no answer for a minute; any other
@@ -10,9 +11,21 @@ token is `invalid-input-response`.
 
 import argparse
 import json
+import os
+import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
+
+
+def exit_when_stdin_closes():
+    """For a parent that cannot stop its children (the Swift test process): the stub ends with the parent's pipe."""
+    def wait():
+        sys.stdin.read()
+        os._exit(0)
+
+    threading.Thread(target=wait, daemon=True).start()
 
 
 def verdict(secret, fields):
@@ -32,7 +45,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--secret", required=True)
     parser.add_argument("--record", required=True)
+    parser.add_argument("--until-stdin-closes", action="store_true")
     arguments = parser.parse_args()
+    if arguments.until_stdin_closes:
+        exit_when_stdin_closes()
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):

@@ -15,7 +15,7 @@ struct AppVerificationStubs: Sendable {
     let directory: URL
     let apnsPort: Int
     let siteverifyPort: Int
-    /// Kept so that the stubs run while the tests do; they end with the test process.
+    /// Kept so that the stubs run while the tests do; they end with the test process, which holds their standard input.
     let processes: [ChildProcess]
 
     var keyFile: URL { directory.appendingPathComponent("apns-key.p8") }
@@ -75,13 +75,13 @@ struct AppVerificationStubs: Sendable {
         let apns = try ChildProcess(
             [
                 python, support.appendingPathComponent("apns_stub.py").path, "--directory", directory.path, "--key-id", keyID, "--team-id", teamID,
-                "--public-key", publicKey.path,
+                "--public-key", publicKey.path, "--until-stdin-closes",
             ], withInput: true, outputPath: directory.appendingPathComponent("apns.out").path,
             errorPath: directory.appendingPathComponent("apns.err").path)
         let siteverify = try ChildProcess(
             [
                 python, support.appendingPathComponent("siteverify_stub.py").path, "--secret", captchaSecret, "--record",
-                directory.appendingPathComponent("siteverify.jsonl").path,
+                directory.appendingPathComponent("siteverify.jsonl").path, "--until-stdin-closes",
             ], withInput: true, outputPath: directory.appendingPathComponent("siteverify.out").path,
             errorPath: directory.appendingPathComponent("siteverify.err").path)
         return AppVerificationStubs(
