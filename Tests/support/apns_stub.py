@@ -11,7 +11,8 @@ the JSON payload. It checks what APNs checks: HTTP/2, `POST /3/device/{token}`, 
 `apns-topic`, `apns-push-type: background` and `apns-priority: 5`, answering APNs's reasons otherwise.
 
 Device tokens that play a part: `00…` (32 zero bytes) is refused as `BadDeviceToken`, `11…` gets no answer for a
-minute (APNs slow), `22…` is answered 503 `ServiceUnavailable`.
+minute (APNs slow), `22…` is answered 503 `ServiceUnavailable`, `33…` 403 `ExpiredProviderToken` (as APNs answers a
+provider token it no longer takes). Each recorded push also has the `iat` of its provider token.
 """
 
 import argparse
@@ -33,7 +34,7 @@ from cryptography.x509.oid import NameOID
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
-BAD, SLOW, DOWN = "00" * 32, "11" * 32, "22" * 32
+BAD, SLOW, DOWN, STALE = "00" * 32, "11" * 32, "22" * 32, "33" * 32
 
 
 def exit_when_stdin_closes():
@@ -106,7 +107,9 @@ def make_app(arguments, public_key):
             return refusal("BadDeviceToken", 400)
         if token == DOWN:
             return refusal("ServiceUnavailable", 503)
-        return None
+        if token == STALE:
+            return refusal("ExpiredProviderToken", 403)
+        return claims
 
     async def app(scope, receive, send):
         if scope["type"] != "http":
@@ -123,9 +126,9 @@ def make_app(arguments, public_key):
         if token == SLOW:
             await asyncio.sleep(60)
         outcome = check(scope, headers, token) if token else refusal("BadPath", 404)
-        if outcome is None:
+        if isinstance(outcome, dict):
             record = {
-                "prefix": prefix, "token": token, "http_version": scope["http_version"],
+                "prefix": prefix, "token": token, "http_version": scope["http_version"], "iat": outcome["iat"],
                 "headers": {name: headers.get(name) for name in ("apns-topic", "apns-push-type", "apns-priority")},
                 "payload": json.loads(body),
             }

@@ -35,6 +35,12 @@ final class APNsProviderToken: Sendable {
         return token
     }
 
+    /// Drops the current token, which APNs refused (`ExpiredProviderToken`, `InvalidProviderToken`), so that the next
+    /// push makes another rather than sending it until its time is up.
+    func discard() {
+        current.withLock { $0 = nil }
+    }
+
     private func make(at now: Date) throws -> String {
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID], options: [.sortedKeys])
         let claims = try JSONSerialization.data(withJSONObject: ["iss": teamID, "iat": Int(now.timeIntervalSince1970)], options: [.sortedKeys])

@@ -27,6 +27,9 @@ struct APNsPushSender: SilentPushSender {
     /// APNs"): the app's claim is wrong, not the service.
     static let deviceTokenReasons: Set<String> = ["BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered", "ExpiredToken"]
 
+    /// The reasons APNs gives for a provider token it no longer takes: the next push makes a new one.
+    static let providerTokenReasons: Set<String> = ["ExpiredProviderToken", "InvalidProviderToken"]
+
     func send(_ push: AppCredentialPush) async throws(SilentPushFailure) {
         let base = push.isSandbox ? settings.sandboxURL : settings.productionURL
         var request = HTTPClientRequest(url: base.appendingPathComponent("3/device/\(push.deviceToken)").absoluteString)
@@ -58,6 +61,7 @@ struct APNsPushSender: SilentPushSender {
         guard status != 200 else { return }
         let reason = (try? JSONDecoder().decode(Refusal.self, from: body))?.reason ?? "HTTP \(status)"
         if Self.deviceTokenReasons.contains(reason) { throw .deviceTokenRefused(reason) }
+        if Self.providerTokenReasons.contains(reason) { token.discard() }
         throw unavailable(reason)
     }
 

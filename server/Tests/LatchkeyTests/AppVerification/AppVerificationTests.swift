@@ -88,6 +88,22 @@ import Testing
         }
     }
 
+    /// APNs answers 403 `ExpiredProviderToken` (or `InvalidProviderToken`) to a provider token it no longer takes: the
+    /// next push makes a new one rather than sending the refused one for the rest of its 50 minutes.
+    @Test func aProviderTokenAPNsRefusedIsMadeAfresh() async throws {
+        try await withVerification { client, _, stubs in
+            let first = Self.deviceToken()
+            #expect(try await client.verifyClient(first).status == .ok)
+            #expect(try await client.verifyClient(String(repeating: "33", count: 32)).status == .serviceUnavailable)
+            // A second later, so that a new token differs by its `iat` (APNs, and the stub, refuse one from the future).
+            try await Task.sleep(for: .milliseconds(1_100))
+            let second = Self.deviceToken()
+            #expect(try await client.verifyClient(second).status == .ok)
+            let issued = try [first, second].map { try #require(try stubs.pushes(to: $0).first?["iat"] as? Int) }
+            #expect(issued[1] > issued[0])
+        }
+    }
+
     @Test func verifyClientRefusesWhatCannotBePushed() async throws {
         try await withVerification { client, _, stubs in
             #expect(try await client.post("/v1/accounts:verifyClient", json: "{}").errorMessage == "MISSING_IOS_APP_TOKEN")
