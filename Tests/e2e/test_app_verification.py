@@ -102,7 +102,7 @@ def test_verify_client_pushes_the_receipt_and_secret_as_the_ios_sdk_reads_them(s
     stored = b"".join(path.read_bytes() for path in (server.directory / "data").glob("latchkey.sqlite*"))
     assert secret.encode() not in stored and receipt.encode() not in stored
     assert secret not in server.logs() and receipt not in server.logs()
-    assert "APNs" in server.logs()
+    assert "appVerification=APNs" in server.logs()
 
 
 def test_a_refused_device_token_and_apns_down_or_slow_are_clean_refusals(start_latchkey, apns):
@@ -137,11 +137,11 @@ def test_what_cannot_be_pushed_is_refused_before_any_push(start_latchkey, apns):
 
 def test_without_app_verification_the_start_up_line_says_it_is_off(start_latchkey):
     server = start_latchkey(appVerification={"captcha": {"provider": "recaptcha", "secretFile": str(REPO / "README.md"), "siteKey": "site-key"}})
-    assert "app verification is off" not in server.logs()
+    assert "App verification is off" not in server.logs() and "appVerification=recaptcha" in server.logs()
     params = requests.get(server.url + "/v1/recaptchaParams", params={"key": API_KEY}, timeout=HTTP_TIMEOUT)
     assert params.json() == {"kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": "site-key"}
     off = start_latchkey("off")
-    assert "app verification is off" in off.logs()
+    assert "App verification is off" in off.logs()
     refused = requests.post(off.url + "/v1/accounts:verifyClient", params={"key": API_KEY}, json={"appToken": "ab" * 32}, timeout=HTTP_TIMEOUT)
     assert error_message(refused) == "OPERATION_NOT_ALLOWED : This server sends no silent pushes (appVerification.apns is not configured)."
     assert requests.get(off.url + "/v1/recaptchaParams", params={"key": API_KEY}, timeout=HTTP_TIMEOUT).json() == {

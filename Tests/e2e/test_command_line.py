@@ -181,6 +181,7 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
                 "INSERT INTO second_factor_challenges (credential_hash, account_id, sign_in_provider, expires_at) "
                 "VALUES (?, (SELECT id FROM accounts), 'password', ?)", (name.encode(), expiry))
             database.execute("INSERT INTO cool_offs (email, until) VALUES (?, ?)", (f"{name}@example.com", expiry))
+            database.execute("INSERT INTO app_receipts (receipt_hash, secret_hash, expires_at) VALUES (?, x'00', ?)", (name.encode(), expiry))
 
     result = latchkey("sweep", "--config", "latchkey.json", cwd=server.directory)
     assert result.returncode == 0, result.stderr
@@ -188,7 +189,7 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
     assert removed == {
         "rows": "removed", "signInRequests": "1", "deliveredMail": "1", "rotatedRefreshTokens": "1", "revokedSessions": "1",
         "rateCounters": "1", "auditEvents": "1", "providerSessions": "1", "pendingCredentials": "1", "pendingEnrollments": "1",
-        "secondFactorChallenges": "1", "coolOffs": "1",
+        "secondFactorChallenges": "1", "coolOffs": "1", "appReceipts": "1",
     }, result.stdout
     with database:
         left = {
@@ -204,13 +205,14 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
             "second factor rows": database.execute(
                 "SELECT (SELECT count(*) FROM pending_enrollments), (SELECT count(*) FROM second_factor_challenges)").fetchone(),
             "cool-offs": database.execute("SELECT email FROM cool_offs").fetchall(),
+            "app receipts": database.execute("SELECT receipt_hash FROM app_receipts").fetchall(),
         }
     database.close()
     assert left == {
         "pending": [("alice@example.com", 1)], "outbox": [("carol@example.com", "failed")], "sessions": [(session,)], "tokens": 1,
         "orphans": 0, "counters": [("open",)], "audit": [("code_issued",), ("sign_in_completed",)],
         "provider sessions": [("current",)], "pending credentials": 1, "second factor rows": (1, 1),
-        "cool-offs": [("current@example.com",)],
+        "cool-offs": [("current@example.com",)], "app receipts": [(b"current",)],
     }, left
 
     server.start()

@@ -71,7 +71,8 @@ package func buildApplication(
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
             "sms": "\(configuration.sms.gateway.rawValue)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
-            "customTokens": "\(serviceAccounts.summary)", "appVerification": "\(configuration.appVerification.summary)",
+            "customTokens": "\(serviceAccounts.summary)",
         ])
+    configuration.appVerification.logSummary(logger)
     return app
 }

@@ -28,10 +28,14 @@ extension AppVerification {
 }
 
 extension AppVerificationConfiguration {
-    /// For the start-up line: which proofs are checked, or that app verification is off (every text request admitted,
-    /// held back by the abuse limits alone).
-    var summary: String {
+    /// Says at start-up which proofs are checked, or that app verification is off: every request for a text is then
+    /// admitted, held back by the abuse limits alone. A line of its own, since the start-up line is full.
+    func logSummary(_ logger: Logger) {
         let checks = [apns.map { _ in "APNs" }, captcha.map { $0.provider.rawValue }].compactMap { $0 }
-        return checks.isEmpty ? "app verification is off" : checks.joined(separator: ", ")
+        if checks.isEmpty {
+            logger.info("App verification is off: every request for a text is admitted, behind the abuse limits alone")
+        } else {
+            logger.info("App verification on", metadata: ["appVerification": "\(checks.joined(separator: ", "))"])
+        }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import LatchkeyDomain
 
 /// App verification (`appVerification`): how Latchkey checks, before it texts a code, that the real app asks. With
-/// neither section set, every request is admitted and the start-up line says "app verification is off". See
+/// neither section set, every request is admitted and a start-up line says "App verification is off". See
 /// docs/app-verification.md, "App verification".
 ///
 /// - `appVerification.apns` (object, optional): the operator's APNs key, with which `accounts:verifyClient` sends an

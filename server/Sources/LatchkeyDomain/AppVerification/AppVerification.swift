@@ -11,7 +11,7 @@ import LatchkeyWire
 ///   under the operator's secret.
 ///
 /// `check` is called at the start of every flow that sends a text, before anything is written. With neither APNs nor a
-/// captcha provider configured it admits every request (the start-up line says app verification is off) and texts are
+/// captcha provider configured it admits every request (a start-up line says app verification is off) and texts are
 /// held back by the abuse limits alone. A request that brings no proof at all (what firebase-ios-sdk sends with
 /// `isAppVerificationDisabledForTesting`) is admitted in development mode only. [L]
 package struct AppVerification: Sendable {
