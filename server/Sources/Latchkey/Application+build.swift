@@ -63,13 +63,14 @@ package func buildApplication(
                 signal: outbox,
                 policy: configuration.mail.delivery, logger: logger, metrics: metrics.counters))
     }
+    // Its own line: the start-up line is kept within what an operator reads in a terminal (300 characters).
+    logger.info("Texts go through the outbox", metadata: ["sms": "\(configuration.sms.summary)"])
     logger.info(
         "Latchkey starting",
         metadata: [
             "version": "\(Release.version)", "listen": "\(configuration.server.host):\(configuration.server.port)",
             "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
-            "sms": "\(configuration.sms.gateway.rawValue)",
             "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
             "customTokens": "\(serviceAccounts.summary)",
         ])

@@ -9,7 +9,7 @@ import LatchkeyDomain
 ///   through Twilio's Messages API.
 /// - `sms.file.directory` (string, default `"data/texts"`): where the `file` gateway writes.
 /// - `sms.timeoutSeconds` (integer, default `10`, 1 to 120): the deadline of one call to the gateway, connection
-///   included; past it the text is retried. Must be shorter than `mail.retry.leaseSeconds`.
+///   included; past it the text is retried. With `webhook` or `twilio`, must be shorter than `mail.retry.leaseSeconds`.
 /// - `sms.webOTPHost` (string, default the public URL's host): the host of the WebOTP line (`@host #code`) that ends
 ///   every text, which must be the host of the page that reads the code (your app's, when it is not on Latchkey's).
 /// - `sms.webhook.url` (string, required for `webhook`): an absolute http(s) URL.
@@ -62,7 +62,7 @@ package struct SMSConfiguration: Sendable {
         gateway = read.choice("sms.gateway", default: Gateway.file)
         fileDirectory = read.string("sms.file.directory") ?? "data/texts"
         timeoutSeconds = read.int("sms.timeoutSeconds", default: 10, in: 1...120)
-        if TimeInterval(timeoutSeconds) >= lease {
+        if gateway != .file, TimeInterval(timeoutSeconds) >= lease {
             // A lease shorter than a call could hand the same text to a second worker mid-call.
             read.problems.add("sms.timeoutSeconds", "must be shorter than mail.retry.leaseSeconds (\(Int(lease)))")
         }
@@ -98,6 +98,15 @@ package struct SMSConfiguration: Sendable {
             read.problems.add("sms.regionConfig", "give allowByDefault or allowlistOnly, not both")
             return .everywhere
         case (nil, nil): return .everywhere
+        }
+    }
+
+    /// The gateway for the start-up log, with where it sends (a webhook's host only: its path or query may hold a token).
+    package var summary: String {
+        switch gateway {
+        case .file: "file (\(fileDirectory))"
+        case .webhook: "webhook (\(webhook?.url.host() ?? "?"))"
+        case .twilio: "twilio (\(twilio?.baseURL.host() ?? "?"), \(twilio?.accountSID ?? "?"))"
         }
     }
 
