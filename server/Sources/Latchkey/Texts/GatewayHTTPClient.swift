@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
+import NIOPosix
 
 /// POSTs a text to an SMS provider over the process's shared HTTP client (`ProviderHTTPClient.shared`: no redirects,
 /// connections reused) with one deadline around the whole exchange, so a gateway that is down, slow or answers
@@ -65,7 +65,7 @@ struct GatewayHTTPClient: Sendable {
             }
         }
         if error is NIOTooManyBytesError { return "answer too large" }
-        if error is HTTPParserError { return "answer is not HTTP" }
-        return "could not connect"
+        if error is NIOConnectionError || error is IOError { return "could not connect" }
+        return "no HTTP answer"
     }
 }

@@ -103,7 +103,7 @@ import Testing
     @Test func aGatewayAnsweringSomethingThatIsNotHTTPIsRetried() async throws {
         try await withSMSGatewayStub(.init(answersGarbage: true)) { stub in
             let error = try await failure { try await webhook(stub).deliver(text()) }
-            #expect(!error.isPermanent, "\(error)")
+            #expect(error == .unavailable(gateway: "webhook", reason: "no HTTP answer"), "\(error)")
         }
     }
 
