@@ -91,12 +91,16 @@ import Testing
         }
     }
 
+    /// The gateway answers after a minute; the call gives up at its deadline of one second. The bound is loose since a
+    /// loaded machine's cooperative pool can wake the deadline late, but far below the gateway's minute.
     @Test func aSlowGatewayCostsNoMoreThanTheDeadline() async throws {
-        try await withSMSGatewayStub(.init(delaySeconds: 8)) { stub in
+        try await withSMSGatewayStub(.init(delaySeconds: 60)) { stub in
             let started = ContinuousClock.now
             let error = try await failure { try await webhook(stub, deadline: 1).deliver(text()) }
-            #expect(!error.isPermanent, "\(error)")
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(
+                error == .unavailable(gateway: "webhook", reason: "no answer within 1 s")
+                    || error == .unavailable(gateway: "webhook", reason: "no answer in time"), "\(error)")
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 
