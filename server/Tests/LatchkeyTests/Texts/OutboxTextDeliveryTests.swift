@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Latchkey
 import LatchkeyDomain
 import Logging
@@ -18,7 +19,7 @@ import Testing
     /// loaded machine's claim round, so a retry is not due again within the round that failed).
     func makeService(
         _ store: any Store, gateway: RecordingTextGateway, transport: RecordingMailTransport = RecordingMailTransport(),
-        metrics: SignInMetrics = SignInMetrics()
+        metrics: SignInMetrics = SignInMetrics(), logger: Logger = Logger(label: "test")
     ) async throws -> OutboxDeliveryService {
         var policy = DeliveryPolicy()
         (policy.firstDelay, policy.maximumDelay, policy.maximumAttempts) = (2, 2, 3)
@@ -26,7 +27,7 @@ import Testing
             templates: TestTemplates.library(), sender: MailAddress(address: "no-reply@example.com"), appName: "Example")
         return OutboxDeliveryService(
             store: store, secret: secret, renderer: renderer, transport: transport, texts: try await .recording(gateway), clock: clock,
-            signal: OutboxSignal(), policy: policy, logger: Logger(label: "test"), metrics: metrics)
+            signal: OutboxSignal(), policy: policy, logger: logger, metrics: metrics)
     }
 
     /// Queues `text` the way the phone flows do: one call inside the store transaction.
@@ -102,6 +103,28 @@ import Testing
             await service.deliverDueMessages()
             #expect(transport.messages == ["Subject: hi\r\n\r\nbody"])
             #expect(gateway.texts.map(\.to) == [number])
+        }
+    }
+
+    /// What delivery logs of a text, retried then given up or sent, is the redacted number: never the number, the
+    /// code or the body.
+    @Test func logsShowOnlyTheRedactedNumber() async throws {
+        try await withStore(.sqlite) { store in
+            let handler = InMemoryLogHandler()
+            var logger = Logger(label: "test") { _ in handler }
+            logger.logLevel = .trace
+            let gateway = RecordingTextGateway()
+            let service = try await makeService(store, gateway: gateway, logger: logger)
+            gateway.fail(next: 1)
+            try await queue(VerificationText(code: "987654", purpose: .signIn, language: .english), in: store)
+            await service.deliverDueMessages()
+            clock.advance(by: 3)
+            await service.deliverDueMessages()
+            #expect(gateway.texts.count == 1)
+            let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
+            #expect(lines.contains { $0.contains("Text delivery failed; will retry") && $0.contains("+1********00") })
+            #expect(lines.contains { $0.contains("Text delivered") })
+            #expect(!lines.contains { $0.contains("4155550100") || $0.contains("987654") }, "\(lines)")
         }
     }
 }
