@@ -619,7 +619,8 @@ def test_enrollment_start_refusals(enrolled):
         ({"idToken": "", "totpEnrollmentInfo": {}}, "MISSING_ID_TOKEN"),
         ({"idToken": "not.a.token", "totpEnrollmentInfo": {}}, "INVALID_ID_TOKEN"),
         ({"idToken": token}, "INVALID_ARGUMENT"),
-        ({"idToken": token, "phoneEnrollmentInfo": {"phoneNumber": "+15555550100"}}, "OPERATION_NOT_ALLOWED"),
+        ({"idToken": token, "phoneEnrollmentInfo": {}}, "MISSING_PHONE_NUMBER"),
+        ({"idToken": token, "phoneEnrollmentInfo": {"phoneNumber": "+1555"}}, "INVALID_PHONE_NUMBER"),
         ({"idToken": 42, "totpEnrollmentInfo": {}}, "INVALID_ID_TOKEN"),
     ]
     for body, code in cases:

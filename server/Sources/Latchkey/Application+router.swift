@@ -57,9 +57,10 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
     let secondFactors = SecondFactorController(
         enrollments: SecondFactorEnrollments(
             store: store, authentication: services.authentication, secret: secret, clock: clock, finisher: finisher, notices: notices,
-            policy: secondFactorPolicy, recentLogin: recentLogin),
+            policy: secondFactorPolicy, recentLogin: recentLogin, texting: services.texting),
         signIn: SecondFactorSignIn(
-            store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactorPolicy, limiter: limiter, notices: notices))
+            store: store, secret: secret, clock: clock, finisher: finisher, policy: secondFactorPolicy, limiter: limiter, notices: notices,
+            texting: services.texting))
     let providerConfigs = ProviderConfigController(
         administration: ProviderConfigAdministration(directory: services.providers, clock: clock), projectID: projectID)
     let projectConfig = ProjectConfigController(

@@ -112,8 +112,6 @@ package enum SignInError: Error, Sendable, Equatable {
     case verifyNewEmailFirst
     /// `mfa.state` is `DISABLED`.
     case secondFactorsDisabled
-    /// A phone (SMS) factor, which Latchkey does not offer.
-    case smsNotOffered
     /// The session signed in anonymously (or otherwise without a factor second factors build on).
     case unsupportedFirstFactor
     case unverifiedEmail
@@ -227,7 +225,7 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidDuration: "INVALID_DURATION"
         case .missingNewEmail: "MISSING_NEW_EMAIL"
         case .verifyNewEmailFirst: "OPERATION_NOT_ALLOWED"
-        case .secondFactorsDisabled, .smsNotOffered: "OPERATION_NOT_ALLOWED"
+        case .secondFactorsDisabled: "OPERATION_NOT_ALLOWED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
         case .unverifiedEmail: "UNVERIFIED_EMAIL"
         case .secondFactorLimitExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
@@ -278,7 +276,6 @@ package enum SignInError: Error, Sendable, Equatable {
         case .invalidIDPResponse(let reason): reason
         case .reservedContinueURI: "The URL cannot contain fragments or the reserved state query parameter."
         case .secondFactorsDisabled: "TOTP based MFA not enabled."
-        case .smsNotOffered: "SMS based MFA not enabled."
         case .unsupportedFirstFactor: "MFA is not available for the given first factor."
         case .unverifiedEmail: "Need to verify email first before enrolling second factors."
         case .secondFactorLimitExceeded: "The account already has as many second factors as it may have (mfa.maxFactors)."

@@ -3,7 +3,7 @@ import Hummingbird
 import LatchkeyDomain
 import LatchkeyWire
 
-/// Identity Toolkit v2's second-factor methods, for TOTP authenticator apps (spec §8): `accounts/mfaEnrollment:start`,
+/// Identity Toolkit v2's second-factor methods, for TOTP authenticator apps (spec §8) and phones: `accounts/mfaEnrollment:start`,
 /// `:finalize` and `:withdraw` for the signed-in user (`SecondFactorEnrollments`), and `accounts/mfaSignIn:start` and
 /// `:finalize` to finish a sign-in its first factor stopped at the challenge (`SecondFactorSignIn`).
 struct SecondFactorController {
@@ -20,11 +20,16 @@ struct SecondFactorController {
     }
 
     @Sendable func startEnrollment(_ request: Request, context: AppRequestContext) async throws -> StartMfaEnrollmentResponse {
-        let started = try await enrollments.start(try await RequestBody.decode(StartMfaEnrollmentRequest.self, from: request, context: context))
-        return StartMfaEnrollmentResponse(
-            totpSessionInfo: .init(
-                sharedSecretKey: started.sharedSecretKey, verificationCodeLength: TOTP.digits, hashingAlgorithm: "SHA1", periodSec: Int(TOTP.period),
-                sessionInfo: started.sessionInfo, finalizeEnrollmentTime: MfaEnrollment.timestamp(started.finalizeBy)))
+        let body = try await RequestBody.decode(StartMfaEnrollmentRequest.self, from: request, context: context)
+        switch try await enrollments.start(body, language: context.language(of: request), by: context.caller(of: request)) {
+        case .authenticator(let sharedSecretKey, let sessionInfo, let finalizeBy):
+            return StartMfaEnrollmentResponse(
+                totpSessionInfo: .init(
+                    sharedSecretKey: sharedSecretKey, verificationCodeLength: TOTP.digits, hashingAlgorithm: "SHA1", periodSec: Int(TOTP.period),
+                    sessionInfo: sessionInfo, finalizeEnrollmentTime: MfaEnrollment.timestamp(finalizeBy)))
+        case .phone(let sessionInfo):
+            return StartMfaEnrollmentResponse(phoneSessionInfo: PhoneSessionInfo(sessionInfo: sessionInfo))
+        }
     }
 
     @Sendable func finalizeEnrollment(_ request: Request, context: AppRequestContext) async throws -> FinalizeMfaResponse {
@@ -41,8 +46,10 @@ struct SecondFactorController {
         return FinalizeMfaResponse(idToken: session.idToken, refreshToken: session.refreshToken)
     }
 
-    @Sendable func startSignIn(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await signIn.start(try await RequestBody.decode(StartMfaSignInRequest.self, from: request, context: context))
+    @Sendable func startSignIn(_ request: Request, context: AppRequestContext) async throws -> StartMfaSignInResponse {
+        let body = try await RequestBody.decode(StartMfaSignInRequest.self, from: request, context: context)
+        let sessionInfo = try await signIn.start(body, language: context.language(of: request), by: context.caller(of: request))
+        return StartMfaSignInResponse(phoneResponseInfo: PhoneSessionInfo(sessionInfo: sessionInfo))
     }
 
     @Sendable func finalizeSignIn(_ request: Request, context: AppRequestContext) async throws -> FinalizeMfaResponse {

@@ -1,0 +1,119 @@
+"""Phone second factors against the live binary, on both stores, with texts through a local SMS gateway: enrollment
+(`mfaEnrollment:start` with `phoneEnrollmentInfo`, `:finalize` with `phoneVerificationInfo`), the challenge of every
+later sign-in (`mfaSignIn:start` with `phoneSignInInfo` texts the factor, `:finalize` with the code), tokens that say
+`sign_in_second_factor: "phone"`, the number whole in a lookup and masked in the challenge, and the day's budget of
+texts, which stops sign-in codes but never the challenge of an enrolled account."""
+
+import re
+
+import pytest
+import requests
+
+from conftest import ADMIN_TOKEN
+from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, error_message, post, verify
+from sms import webhook_sms
+
+PHONE = "+16505550101"
+OTHER = "+442079460958"
+
+
+def v2(server, method, body):
+    return requests.post(f"{server.url}/v2/accounts/{method}", params={"key": API_KEY}, json=body, timeout=HTTP_TIMEOUT)
+
+
+def code_of(text):
+    code, = re.findall(r"^@[\w.:-]+ #(\d{6})$", text["body"], re.M)
+    return code
+
+
+def password_sign_in(server):
+    answer = post(server, "accounts:signInWithPassword", json={"email": "ann@example.com", "password": "ann's password"})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def enrolled_by_phone(request, start_latchkey, start_sms_gateway, monkeypatch):
+    """Ann (a verified address and a password) with her phone enrolled as a second factor: (server, gateway, factor id)."""
+    gateway = start_sms_gateway()
+    storage = request.getfixturevalue("database") if request.param == "postgres" else {"sqlite": {"path": "data/latchkey.sqlite"}}
+    server = start_latchkey(
+        sms=webhook_sms(gateway, monkeypatch), storage=storage, mfa={"state": "ENABLED"}, adminTokens=[ADMIN_TOKEN],
+        rateLimits={"textPerNumber": [{"limit": 20, "windowSeconds": 60}], "textBudget": [{"limit": 3, "windowSeconds": 86400}]})
+    created = requests.post(f"{server.url}/v1/projects/{PROJECT_ID}/accounts", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                            json={"email": "ann@example.com", "password": "ann's password", "emailVerified": True}, timeout=HTTP_TIMEOUT)
+    assert created.status_code == 200, created.text
+    id_token = password_sign_in(server)["idToken"]
+
+    assert error_message(v2(server, "mfaEnrollment:start", {"idToken": id_token, "phoneEnrollmentInfo": {"phoneNumber": "+1555"}})) \
+        == "INVALID_PHONE_NUMBER : Invalid format."
+    started = v2(server, "mfaEnrollment:start", {"idToken": id_token, "phoneEnrollmentInfo": {"phoneNumber": "+1 650 555 0101"}})
+    assert started.status_code == 200 and set(started.json()) == {"phoneSessionInfo"}, started.text
+    session_info = started.json()["phoneSessionInfo"]["sessionInfo"]
+    [text] = gateway.wait_for(1)
+    assert text["to"] == PHONE and "add this phone" in text["body"], text
+    finalize = {"idToken": id_token, "displayName": "Ann's phone", "phoneVerificationInfo": {"sessionInfo": session_info, "code": "000000"}}
+    if code_of(text) != "000000":
+        assert error_message(v2(server, "mfaEnrollment:finalize", finalize)) == "INVALID_CODE"
+    finalize["phoneVerificationInfo"]["code"] = code_of(text)
+    enrolled = v2(server, "mfaEnrollment:finalize", finalize)
+    assert enrolled.status_code == 200, enrolled.text
+    claims = verify(server, enrolled.json()["idToken"])
+    assert claims["firebase"]["sign_in_second_factor"] == "phone"
+    return server, gateway, claims["firebase"]["second_factor_identifier"], enrolled.json()["idToken"]
+
+
+def test_a_phone_factor_is_enrolled_listed_and_asked_for_at_every_sign_in(enrolled_by_phone):
+    server, gateway, factor_id, id_token = enrolled_by_phone
+    [factor] = post(server, "accounts:lookup", json={"idToken": id_token}).json()["users"][0]["mfaInfo"]
+    assert factor == {"mfaEnrollmentId": factor_id, "displayName": "Ann's phone", "phoneInfo": PHONE, "enrolledAt": factor["enrolledAt"]}
+    again = v2(server, "mfaEnrollment:start", {"idToken": id_token, "phoneEnrollmentInfo": {"phoneNumber": PHONE}})
+    assert error_message(again) == "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
+
+    challenge = password_sign_in(server)
+    assert "idToken" not in challenge
+    [hint] = challenge["mfaInfo"]
+    assert hint["phoneInfo"] == "+*******0101" and hint["mfaEnrollmentId"] == factor_id and "totpInfo" not in hint
+    credential = challenge["mfaPendingCredential"]
+    texted = v2(server, "mfaSignIn:start", {"mfaPendingCredential": credential, "mfaEnrollmentId": factor_id, "phoneSignInInfo": {}})
+    assert texted.status_code == 200, texted.text
+    session_info = texted.json()["phoneResponseInfo"]["sessionInfo"]
+    text = gateway.wait_for(2)[1]
+    assert text["to"] == PHONE and "verification code" in text["body"], text
+
+    def finalize(code, info=session_info):
+        return v2(server, "mfaSignIn:finalize", {"mfaPendingCredential": credential, "phoneVerificationInfo": {"sessionInfo": info, "code": code}})
+
+    assert error_message(finalize(code_of(text), info="not-a-session")) == "INVALID_SESSION_INFO"
+    if code_of(text) != "999999":
+        assert error_message(finalize("999999")) == "INVALID_CODE"
+    passed = finalize(code_of(text))
+    assert passed.status_code == 200, passed.text
+    claims = verify(server, passed.json()["idToken"])
+    assert (claims["firebase"]["sign_in_second_factor"], claims["firebase"]["second_factor_identifier"]) == ("phone", factor_id)
+    assert claims["firebase"]["sign_in_provider"] == "password"
+    assert error_message(finalize(code_of(text))) == "INVALID_MFA_PENDING_CREDENTIAL"  # the challenge is over
+
+    # A code texted for enrolling never passes a challenge: the purposes are kept apart.
+    challenge = password_sign_in(server)["mfaPendingCredential"]
+    enrolling = v2(server, "mfaEnrollment:start", {"idToken": passed.json()["idToken"], "phoneEnrollmentInfo": {"phoneNumber": OTHER}})
+    assert enrolling.status_code == 200, enrolling.text
+    other = gateway.wait_for(3)[2]
+    crossed = v2(server, "mfaSignIn:finalize", {"mfaPendingCredential": challenge, "phoneVerificationInfo": {
+        "sessionInfo": enrolling.json()["phoneSessionInfo"]["sessionInfo"], "code": code_of(other)}})
+    assert error_message(crossed) == "INVALID_SESSION_INFO"
+
+
+def test_the_days_budget_stops_sign_in_codes_but_not_an_enrolled_accounts_challenge(enrolled_by_phone):
+    server, gateway, factor_id, _ = enrolled_by_phone
+    # The budget is three texts: the enrollment's, and two sign-in codes.
+    for number in ["+16505550102", "+16505550103"]:
+        assert post(server, "accounts:sendVerificationCode", json={"phoneNumber": number}).status_code == 200
+    assert error_message(post(server, "accounts:sendVerificationCode", json={"phoneNumber": "+16505550104"})) == "QUOTA_EXCEEDED"
+    credential = password_sign_in(server)["mfaPendingCredential"]
+    texted = v2(server, "mfaSignIn:start", {"mfaPendingCredential": credential, "mfaEnrollmentId": factor_id, "phoneSignInInfo": {}})
+    assert texted.status_code == 200, texted.text
+    assert [text["to"] for text in gateway.wait_for(4)][-1] == PHONE
+    # The spent budget shows in the metrics (and, once per window, in the audit trail as `rate_limited`).
+    metrics = requests.get(f"{server.url}/metrics", timeout=HTTP_TIMEOUT).text
+    assert 'latchkey_rate_limit_rejections_total{rule="textBudget"} 1' in metrics, metrics
