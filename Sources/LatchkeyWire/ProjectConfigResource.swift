@@ -1,18 +1,45 @@
 /// Identity Toolkit v2's `projects/{p}/config` resource, as far as Latchkey has it: the second-factor settings
-/// (`mfa`) and the password policy (`passwordPolicyConfig`), read from the configuration file.
+/// (`mfa`), the password policy (`passwordPolicyConfig`) and the regions texts go to (`smsRegionConfig`), read from the
+/// configuration file.
 public struct ProjectConfigResource: Sendable, Codable, Equatable {
     /// Firebase's `MultiFactorAuthConfig`.
     public struct MultiFactorAuthConfig: Sendable, Codable, Equatable {
         public var state: String
+        /// `PHONE_SMS` while second factors are on: the factors besides the `providerConfigs` ones.
+        public var enabledProviders: [String]
         public var providerConfigs: [ProviderConfig]
 
-        public init(state: String, providerConfigs: [ProviderConfig]) {
+        public init(state: String, enabledProviders: [String] = [], providerConfigs: [ProviderConfig]) {
             self.state = state
+            self.enabledProviders = enabledProviders
             self.providerConfigs = providerConfigs
         }
     }
 
-    /// One second factor's settings; Latchkey's only factor is TOTP.
+    /// Firebase's `SmsRegionConfig`: every region but `allowByDefault.disallowedRegions`, or `allowlistOnly.allowedRegions`
+    /// alone.
+    public struct SmsRegionConfig: Sendable, Codable, Equatable {
+        public struct AllowByDefault: Sendable, Codable, Equatable {
+            public var disallowedRegions: [String]
+        }
+
+        public struct AllowlistOnly: Sendable, Codable, Equatable {
+            public var allowedRegions: [String]
+        }
+
+        public var allowByDefault: AllowByDefault?
+        public var allowlistOnly: AllowlistOnly?
+
+        public init(disallowedRegions: [String]) {
+            allowByDefault = AllowByDefault(disallowedRegions: disallowedRegions)
+        }
+
+        public init(allowedRegions: [String]) {
+            allowlistOnly = AllowlistOnly(allowedRegions: allowedRegions)
+        }
+    }
+
+    /// One second factor's settings: TOTP's (a phone factor has none).
     public struct ProviderConfig: Sendable, Codable, Equatable {
         public struct TotpProviderConfig: Sendable, Codable, Equatable {
             public var adjacentIntervals: Int
@@ -60,11 +87,16 @@ public struct ProjectConfigResource: Sendable, Codable, Equatable {
     public var mfa: MultiFactorAuthConfig
     public var authorizedDomains: [String]
     public var passwordPolicyConfig: PasswordPolicyConfig?
+    public var smsRegionConfig: SmsRegionConfig?
 
-    public init(name: String, mfa: MultiFactorAuthConfig, authorizedDomains: [String], passwordPolicyConfig: PasswordPolicyConfig? = nil) {
+    public init(
+        name: String, mfa: MultiFactorAuthConfig, authorizedDomains: [String], passwordPolicyConfig: PasswordPolicyConfig? = nil,
+        smsRegionConfig: SmsRegionConfig? = nil
+    ) {
         self.name = name
         self.mfa = mfa
         self.authorizedDomains = authorizedDomains
         self.passwordPolicyConfig = passwordPolicyConfig
+        self.smsRegionConfig = smsRegionConfig
     }
 }

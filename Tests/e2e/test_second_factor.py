@@ -776,8 +776,10 @@ def test_the_admin_config_shows_the_second_factor_settings(start_latchkey):
     assert answer.status_code == 200, answer.text
     assert answer.json() == {
         "name": f"projects/{PROJECT_ID}/config",
-        "mfa": {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 3}}]},
+        "mfa": {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"],
+                "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 3}}]},
         "authorizedDomains": ["127.0.0.1", "localhost"],  # sorted, as in `GET /v1/projects`
+        "smsRegionConfig": {"allowByDefault": {"disallowedRegions": []}},
         "passwordPolicyConfig": {"passwordPolicyEnforcementState": "OFF", "forceUpgradeOnSignin": False, "passwordPolicyVersions": [
             {"customStrengthOptions": {
                 "minPasswordLength": 6, "maxPasswordLength": 4096, "containsLowercaseCharacter": False, "containsUppercaseCharacter": False,

@@ -65,7 +65,7 @@ func buildRouter(services: AppServices, metricsEndpoint: MetricsController?, log
         administration: ProviderConfigAdministration(directory: services.providers, clock: clock), projectID: projectID)
     let projectConfig = ProjectConfigController(
         projectID: projectID, authorizedDomains: configuration.authorizedDomains, secondFactors: secondFactorPolicy,
-        passwordPolicy: configuration.passwordPolicy)
+        passwordPolicy: configuration.passwordPolicy, regions: configuration.sms.regions)
     let secureToken = SecureTokenController(
         refresher: SessionRefresher(store: store, secret: secret, clock: clock, minter: services.minter), projectID: projectID)
     let wellKnown = WellKnownController(

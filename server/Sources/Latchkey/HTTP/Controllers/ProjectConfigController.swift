@@ -12,19 +12,27 @@ struct ProjectConfigController {
     let recaptcha: GetRecaptchaConfigResponse
     let policy: GetPasswordPolicyResponse
 
-    init(projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy, passwordPolicy: PasswordPolicy) {
+    init(
+        projectID: String, authorizedDomains: Set<String>, secondFactors: SecondFactorPolicy, passwordPolicy: PasswordPolicy, regions: SMSRegionPolicy
+    ) {
         answer = GetProjectConfigResponse(projectId: projectID, authorizedDomains: authorizedDomains.sorted())
         policy = GetPasswordPolicyResponse(passwordPolicy)
         let state = (secondFactors.isEnabled ? SecondFactorConfiguration.State.enabled : .disabled).rawValue
         resource = ProjectConfigResource(
             name: "projects/\(projectID)/config",
             mfa: .init(
-                state: state,
+                state: state, enabledProviders: secondFactors.isEnabled ? ["PHONE_SMS"] : [],
                 providerConfigs: [.init(state: state, totpProviderConfig: .init(adjacentIntervals: secondFactors.adjacentIntervals))]),
             authorizedDomains: authorizedDomains.sorted(),
             passwordPolicyConfig: .init(
                 passwordPolicyEnforcementState: policy.enforcementState, forceUpgradeOnSignin: policy.forceUpgradeOnSignin ?? false,
-                passwordPolicyVersions: [.init(customStrengthOptions: policy.customStrengthOptions)]))
+                passwordPolicyVersions: [.init(customStrengthOptions: policy.customStrengthOptions)]),
+            smsRegionConfig: {
+                switch regions {
+                case .allowByDefault(let disallowed): .init(disallowedRegions: disallowed.sorted())
+                case .allowlistOnly(let allowed): .init(allowedRegions: allowed.sorted())
+                }
+            }())
         // Latchkey asks no client for a reCAPTCHA token: every provider is off, so no SDK loads Google's scripts. The key
         // is a placeholder in the shape the SDKs split (`projects/{project}/keys/{key}`), which none uses while off.
         recaptcha = GetRecaptchaConfigResponse(
