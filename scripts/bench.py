@@ -7,6 +7,8 @@ Scenarios, each a warm-up and then a measured wrk run (2 threads, 64 connections
   baseline  GET /healthz, the ceiling every other scenario is compared with;
   send      accounts:sendOobCode with a new address per request, outbox workers paused (mail.workers 0); then the
             same at half of the measured throughput, paced in Lua (see scripts/bench-lua/send.lua), for its p99;
+  sms       accounts:sendVerificationCode with a new number per request, queued only as send is (its texts wait in the
+            same paused outbox);
   complete  accounts:signInWithEmailLink with codes an admin generated beforehand (account creation + RS256 token);
   refresh   token refresh, each request with an unused refresh token (they rotate);
   deliver   the outbox the send scenario filled, delivered to Postfix's smtp-sink over reused SMTP connections;
@@ -63,7 +65,7 @@ RESULTS = REPO / "bench" / "results"
 BENCHMARKS = REPO / "BENCHMARKS.md"
 SMTP_SINK = "/usr/sbin/smtp-sink"
 
-SCENARIOS = ("baseline", "send", "complete", "refresh", "deliver", "ceiling")
+SCENARIOS = ("baseline", "send", "sms", "complete", "refresh", "deliver", "ceiling")
 # refresh needs complete's tokens, deliver send's mail, ceiling the rates it is the ceiling of
 PREREQUISITES = {"refresh": ("complete",), "deliver": ("send",), "ceiling": ("send", "complete")}
 
@@ -220,6 +222,11 @@ class Server:
             "rateLimits": {
                 "sendPerIP": [{"limit": 1_000_000, "windowSeconds": 300}],
                 "completePerIP": [{"limit": 1_000_000, "windowSeconds": 300}],
+                # As many windows as the texts' defaults, so a text costs the counting it costs in service.
+                "textPerNumber": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (60, 3600, 86400)],
+                "textPerIP": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (300, 86400)],
+                "textPerCallingCode": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (3600, 86400)],
+                "textBudget": [{"limit": 1_000_000_000, "windowSeconds": 86400}],
                 "apiKeyRequestsPerMinute": 10_000_000,
             },
         }
@@ -787,6 +794,13 @@ class Bench:
             raise Failed(f"a single send answers {status}: {answer}")
         return scenario_result(name, self.warm_up_and_measure(target, "send.lua", profile=name), baseline)
 
+    def sms(self, target, baseline, name="sms send"):
+        """accounts:sendVerificationCode, queue only: a new number per request, the texts left in the paused outbox."""
+        status, answer = first(target).post("accounts:sendVerificationCode", {"phoneNumber": "+447700900123"})
+        if status != 200:
+            raise Failed(f"a single text answers {status}: {answer}")
+        return scenario_result(name, self.warm_up_and_measure(target, "sms.lua", profile="sms"), baseline)
+
     def send_half_load(self, server, send_rps, baseline):
         """send paced at half its measured maximum: the latency a half-loaded server gives."""
         rate = send_rps / 2
@@ -1036,6 +1050,9 @@ class Bench:
                 if send["status"] == "ok":
                     self.say("send at half load")
                     self.attempt("send at half load", lambda: self.send_half_load(main, send["requests_per_second"], baseline))
+            if "sms" in scenarios:
+                self.say("sms send")
+                self.attempt("sms send", lambda: self.sms(main, baseline))
             if "complete" in scenarios:
                 self.say("complete")
                 self.attempt("complete", lambda: self.complete(main, baseline, "codes", "tokens", "complete", "RS256"))
