@@ -15,8 +15,6 @@ import base64
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,10 +23,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from harness import REPO, free_port
+from harness import REPO
+from support_process import SupportProcess
 
 GATEWAY = REPO / "Tests" / "support" / "sms_gateway.py"
-START_TIMEOUT = 15
 WEBHOOK_SECRET = "whsec_" + base64.b64encode(b"e2e-sms-webhook-secret-0123456789").decode()
 WEBHOOK_SECRET_VARIABLE = "E2E_SMS_WEBHOOK_SECRET"
 TWILIO_SID = "AC11111111111111111111111111111111"
@@ -38,35 +36,17 @@ TWILIO_FROM = "+15005550006"
 FAST_RETRIES = {"workers": 4, "retry": {"firstDelaySeconds": 1, "maximumDelaySeconds": 1, "leaseSeconds": 5}}
 
 
-class SMSGateway:
+class SMSGateway(SupportProcess):
     """One gateway process recording into `directory`; `start` may be called again on the same port after `stop`."""
 
+    name = "SMS gateway"
+    log = "gateway.log"
+    lifetime = 600
+
     def __init__(self, directory, *options):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        super().__init__(GATEWAY, directory, None, "--webhook-secret", WEBHOOK_SECRET, "--twilio-sid", TWILIO_SID, "--twilio-token",
+                         TWILIO_TOKEN, *options)
         self.url = f"http://127.0.0.1:{self.port}"
-        self.options = ["--webhook-secret", WEBHOOK_SECRET, "--twilio-sid", TWILIO_SID, "--twilio-token", TWILIO_TOKEN, *options]
-        self.process = None
-
-    def start(self):
-        (self.directory / "port").unlink(missing_ok=True)
-        self.process = subprocess.Popen(
-            [sys.executable, str(GATEWAY), "--port", str(self.port), "--dir", str(self.directory), "--lifetime", "600", *self.options],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.directory / "gateway.log", "ab"),
-        )
-        deadline = time.monotonic() + START_TIMEOUT
-        while not (self.directory / "port").exists():
-            assert self.process.poll() is None, (self.directory / "gateway.log").read_text()
-            assert time.monotonic() < deadline, "SMS gateway did not start"
-            time.sleep(0.05)
-        return self
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-        self.process = None
 
     def control(self, status=None, delay=None, garbage=None):
         """Changes how the gateway answers from now on (`status=0` lets it judge each text again)."""

@@ -4,44 +4,23 @@ import email
 import email.policy
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from harness import REPO, free_port
+from harness import REPO
+from support_process import SupportProcess
 
 SINK = REPO / "Tests" / "support" / "smtp_sink.py"
-START_TIMEOUT = 15
 
 
-class SMTPSink:
+class SMTPSink(SupportProcess):
     """One sink process recording into `directory`; `start` may be called again on the same port after `stop`."""
 
+    name = "SMTP sink"
+    log = "sink.log"
+
     def __init__(self, directory, port=None, *options):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.port = port or free_port()
-        self.options = list(options)
-        self.process = None
-
-    def start(self):
-        (self.directory / "port").unlink(missing_ok=True)
-        self.process = subprocess.Popen(
-            [sys.executable, str(SINK), "--port", str(self.port), "--dir", str(self.directory), "--lifetime", "300", *self.options],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.directory / "sink.log", "ab"),
-        )
-        deadline = time.monotonic() + START_TIMEOUT
-        while not (self.directory / "port").exists():
-            assert self.process.poll() is None, (self.directory / "sink.log").read_text()
-            assert time.monotonic() < deadline, "SMTP sink did not start"
-            time.sleep(0.05)
-        return self
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-        self.process = None
+        super().__init__(SINK, directory, port, *options)
 
     def messages(self):
         """Every accepted message as (envelope, parsed message), in arrival order."""
