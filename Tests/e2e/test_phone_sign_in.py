@@ -8,9 +8,12 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import bcrypt
 import pytest
+import requests
+from firebase_admin import auth
 
-from harness import error_message, post
+from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, error_message, post
 from sms import webhook_sms
 
 ANN = "+16505550101"
@@ -130,3 +133,35 @@ def test_linking_a_number_and_the_temporary_proof_of_a_taken_one(phone_server):
     assert unlinked.status_code == 200, unlinked.text
     [bob_now] = post(server, "accounts:lookup", json={"idToken": bob["idToken"]}).json()["users"]
     assert "phoneNumber" not in bob_now and {p["providerId"] for p in bob_now["providerUserInfo"]} == {"password"}
+
+
+def test_users_imported_with_a_number_and_a_phone_factor_sign_in_with_them(start_latchkey, start_sms_gateway, monkeypatch, admin_app):
+    """The Python Admin SDK's `import_users` brings phone users, who sign in with their number; an imported user given a
+    phone factor as the Node Admin SDK gives one (`mfa.enrollments`: the Python SDK has no field for factors, and imports
+    of `mfaInfo` are test_user_import's) passes its challenge with the texted code."""
+    gateway = start_sms_gateway()
+    server = start_latchkey(sms=webhook_sms(gateway, monkeypatch), mfa={"state": "ENABLED"}, rateLimits=GENEROUS, adminTokens=["owner"])
+    app = admin_app(server)
+    result = auth.import_users([auth.ImportUserRecord("imported", phone_number=ANN)], app=app)
+    assert (result.success_count, result.failure_count) == (1, 0)
+    signed_in = sign_in(server, send_code(server, ANN).json()["sessionInfo"], texted_code(gateway, 1, ANN))
+    assert signed_in.status_code == 200 and signed_in.json()["localId"] == "imported" and signed_in.json()["isNewUser"] is False
+
+    hashed = auth.UserImportHash.bcrypt()
+    result = auth.import_users(
+        [auth.ImportUserRecord("guarded", email="g@example.com", email_verified=True,
+                               password_hash=bcrypt.hashpw(b"g's password", bcrypt.gensalt(4)))], hash_alg=hashed, app=app)
+    assert result.success_count == 1
+    factor = {"mfaEnrollmentId": "f1", "phoneInfo": BOB, "displayName": "work"}
+    uploaded = requests.post(f"{server.url}/v1/projects/{PROJECT_ID}/accounts:update", headers={"Authorization": "Bearer owner"},
+                             json={"localId": "guarded", "mfa": {"enrollments": [factor]}}, timeout=HTTP_TIMEOUT)
+    assert uploaded.status_code == 200, uploaded.text
+    challenge = post(server, "accounts:signInWithPassword", json={"email": "g@example.com", "password": "g's password"}).json()
+    assert [hint["phoneInfo"] for hint in challenge["mfaInfo"]] == ["+********0958"]
+    started = requests.post(f"{server.url}/v2/accounts/mfaSignIn:start", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, json={
+        "mfaPendingCredential": challenge["mfaPendingCredential"], "mfaEnrollmentId": "f1", "phoneSignInInfo": {}})
+    assert started.status_code == 200, started.text
+    finished = requests.post(f"{server.url}/v2/accounts/mfaSignIn:finalize", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, json={
+        "mfaPendingCredential": challenge["mfaPendingCredential"],
+        "phoneVerificationInfo": {"sessionInfo": started.json()["phoneResponseInfo"]["sessionInfo"], "code": texted_code(gateway, 2, BOB)}})
+    assert finished.status_code == 200 and "idToken" in finished.json(), finished.text
