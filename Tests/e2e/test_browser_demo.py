@@ -6,7 +6,8 @@ and after a mail scanner has fetched it (GET, HEAD, and a headless browser that 
 demo's provider buttons, through the hosted `/__/auth/handler` page and the login forms of two real OpenID Connect
 providers on loopback, and a provider hand-off started in another profile, which the demo refuses. And a second factor: turning on an authenticator, and the code prompt at the next sign-in.
 And the code the email shows beside its link (`emailLink.typedCode`), typed where the link was asked for or in a fresh
-profile with the address.
+profile with the address. And a phone number: signing in with the code read among the mailbox's texts, linking a number
+to an email user, and a number another account has, which the demo offers as a sign-in to that account.
 
 Screenshots of every step go to `.ci/artifacts/browser-demo/` (not committed). Chromium and chromedriver come
 from Debian (`scripts/bootstrap --test`); Selenium Manager is kept offline and never downloads anything.
@@ -460,3 +461,147 @@ def test_a_code_typed_on_the_waiting_screen_goes_on_to_the_second_factor(start_l
     laptop.find_element(By.ID, "code-button").click()
     claims = assert_signed_in(laptop, address, screenshot, "signed-in-with-both")
     assert claims["firebase"]["sign_in_second_factor"] == "totp" and claims["user_id"] == session["localId"]
+
+
+# One text a minute per number is the default; these stories text one number a few times in a minute.
+TEXTS = {"rateLimits": {"textPerNumber": [{"limit": 10, "windowSeconds": 60}]}}
+
+
+def read_texted_code_in_mailbox(driver, server, number, screenshot):
+    """The newest text's code, read as a developer reads it: the development mailbox, opened in a tab of its own (the
+    demo's tab keeps the sessionInfo the code goes with), then closed."""
+    demo = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(server.url + "/__/dev/mailbox")
+    deadline = time.monotonic() + WAIT
+    while not ((rows := driver.find_elements(By.CSS_SELECTOR, "tr.text")) and number in rows[0].text):
+        if time.monotonic() > deadline:
+            pytest.fail(f"no text to {number} in the mailbox:\n{server.logs()}")
+        time.sleep(0.1)
+        driver.refresh()
+    screenshot(driver, "texts-in-mailbox")
+    body = rows[0].find_element(By.TAG_NAME, "pre").text
+    # The WebOTP line ends the text: `@host #123456`.
+    match = re.search(r"#(\d{6})\s*$", body)
+    assert match, body
+    driver.close()
+    driver.switch_to.window(demo)
+    return match.group(1)
+
+
+def text_a_code(driver, server, number, screenshot, form="phone-number", button="phone-button"):
+    """Types `number` into the demo's phone field, asks for a text, and reads its code in the development mailbox."""
+    wait_for(driver, form).send_keys(number)
+    driver.find_element(By.ID, button).click()
+    assert number in wait_for(driver, "phone-code").text
+    screenshot(driver, "code-asked-for")
+    return read_texted_code_in_mailbox(driver, server, number, screenshot)
+
+
+def type_texted_code(driver, code):
+    field = wait_for(driver, "phone-code-input")
+    field.clear()
+    field.send_keys(code)
+    driver.find_element(By.ID, "phone-code-button").click()
+
+
+def other_code(code):
+    """Another six-digit code."""
+    return f"{(int(code) + 1) % 1_000_000:06d}"
+
+
+def sign_in_with_a_phone(driver, server, number, screenshot):
+    """Phone sign-in on the demo: the number, the text read in the mailbox, the code typed; the signed-in page's claims."""
+    driver.get(server.url + "/demo/")
+    code = text_a_code(driver, server, number, screenshot)
+    type_texted_code(driver, code)
+    assert wait_for(driver, "signed-in")
+    claims = json.loads(driver.find_element(By.ID, "claims").text)
+    assert claims["phone_number"] == number and claims["firebase"]["sign_in_provider"] == "phone"
+    return claims
+
+
+def test_sign_in_with_a_phone_number_and_the_code_texted_to_it(start_latchkey, open_browser, screenshot):
+    server = start_latchkey(**DEMO, **TEXTS)
+    browser = open_browser("user")
+    browser.get(server.url + "/demo/")
+    code = text_a_code(browser, server, "+447700900123", screenshot)
+
+    # A wrong code is refused, and the form stays for the right one.
+    type_texted_code(browser, other_code(code))
+    assert "INVALID_CODE" in wait_for(browser, "error").text
+    assert browser.find_element(By.ID, "phone-code").is_displayed()
+    screenshot(browser, "wrong-code")
+
+    type_texted_code(browser, code)
+    assert wait_for(browser, "signed-in")
+    # Signed in, the page names the account by its number: it has no address.
+    assert browser.find_element(By.ID, "user-email").text == "+447700900123"
+    assert browser.find_element(By.ID, "user-provider").text == "a texted code"
+    assert browser.find_element(By.ID, "user-phone").text == "+447700900123"
+    assert not browser.find_element(By.ID, "link-phone-form").is_displayed()
+    claims = json.loads(browser.find_element(By.ID, "claims").text)
+    assert claims["phone_number"] == "+447700900123" and "email" not in claims
+    assert claims["firebase"]["sign_in_provider"] == "phone" and claims["firebase"]["identities"]["phone"] == ["+447700900123"]
+    screenshot(browser, "signed-in")
+
+    # The code is spent: signing out and in again needs a new text, and the same number finds the same account.
+    browser.find_element(By.ID, "sign-out").click()
+    again = sign_in_with_a_phone(browser, server, "+447700900123", screenshot)
+    assert again["user_id"] == claims["user_id"]
+
+
+def test_link_a_number_to_an_email_user_and_meet_one_another_account_has(start_latchkey, open_browser, screenshot):
+    server = start_latchkey(**DEMO, **TEXTS)
+    # Someone else signed in with +44 7700 900456 first: the number is that account's.
+    other = sign_in_with_a_phone(open_browser("other"), server, "+447700900456", screenshot)
+
+    browser = open_browser("user")
+    request_link(browser, server, "erin@example.com", screenshot)
+    browser.get(read_link_in_mailbox(browser, server, "erin@example.com", screenshot))
+    erin = assert_signed_in(browser, "erin@example.com", screenshot)
+    assert not browser.find_element(By.ID, "user-phone-line").is_displayed()
+
+    # A number of her own: texted, its code typed, linked to her account.
+    code = text_a_code(browser, server, "+447700900789", screenshot, form="link-phone-number", button="link-phone-button")
+    assert browser.find_element(By.ID, "phone-code-button").text == "Add this number"
+    type_texted_code(browser, code)
+    assert wait_for(browser, "user-phone-line")
+    assert browser.find_element(By.ID, "user-phone").text == "+447700900789"
+    assert browser.find_element(By.ID, "user-email").text == "erin@example.com"
+    linked = json.loads(browser.find_element(By.ID, "claims").text)
+    assert linked["user_id"] == erin["user_id"] and linked["phone_number"] == "+447700900789"
+    assert linked["firebase"]["identities"]["phone"] == ["+447700900789"]
+    screenshot(browser, "number-linked")
+
+    # The other account's number, from another email user: the code proves it, nothing is linked, and the page offers
+    # to sign in to the account that has it.
+    browser.find_element(By.ID, "sign-out").click()
+    request_link(browser, server, "frank@example.com", screenshot)
+    browser.get(read_link_in_mailbox(browser, server, "frank@example.com", screenshot))
+    frank = assert_signed_in(browser, "frank@example.com", screenshot)
+    code = text_a_code(browser, server, "+447700900456", screenshot, form="link-phone-number", button="link-phone-button")
+    type_texted_code(browser, code)
+    assert "+447700900456" in wait_for(browser, "phone-taken").text
+    screenshot(browser, "number-of-another-account")
+
+    # Staying keeps Frank signed in, without the number.
+    browser.find_element(By.ID, "taken-stay").click()
+    assert wait_for(browser, "signed-in")
+    assert browser.find_element(By.ID, "user-email").text == "frank@example.com"
+    assert not browser.find_element(By.ID, "user-phone-line").is_displayed()
+
+    # Again, and this time the proof signs in to the number's account.
+    frank_session = json.loads(browser.execute_script("return localStorage.getItem('latchkeyDemoSession')"))
+    code = text_a_code(browser, server, "+447700900456", screenshot, form="link-phone-number", button="link-phone-button")
+    type_texted_code(browser, code)
+    wait_for(browser, "taken-sign-in").click()
+    assert wait_for(browser, "signed-in")
+    switched = json.loads(browser.find_element(By.ID, "claims").text)
+    assert switched["user_id"] == other["user_id"] != frank["user_id"]
+    assert browser.find_element(By.ID, "user-email").text == "+447700900456"
+    screenshot(browser, "signed-in-to-the-other-account")
+    # Frank's account never got the number.
+    lookup = requests.post(f"{server.url}/v1/accounts:lookup", params={"key": API_KEY}, timeout=HTTP_TIMEOUT,
+                           json={"idToken": frank_session["idToken"]})
+    assert lookup.status_code == 200 and "phoneNumber" not in lookup.json()["users"][0], lookup.text

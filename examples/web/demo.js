@@ -19,6 +19,13 @@
 // mfaEnrollment:start, shows the key and the otpauth:// URI the Firebase SDKs build from it, and mfaEnrollment:finalize
 // checks one code; "Remove" calls mfaEnrollment:withdraw. A sign-in of an account with a factor answers
 // `mfaPendingCredential` instead of tokens: the page asks for a code and finishes with mfaSignIn:finalize.
+//
+// And a phone number: accounts:sendVerificationCode texts a code and answers its `sessionInfo`;
+// accounts:signInWithPhoneNumber with both signs in (creating the account of a new number). Signed in, the same two
+// calls with the user's `idToken` link a number to the account; a number another account has is not linked: the answer
+// is a `temporaryProof` of it instead of tokens (Firebase's credentialAlreadyInUse), which the page offers to sign in
+// to that account with. In development mode the texts are in the development mailbox; app verification is off there,
+// so the page sends no captcha token (a production server with `appVerification` configured needs one).
 "use strict";
 
 const EMAIL_KEY = "emailForSignIn";
@@ -26,7 +33,7 @@ const SESSION_KEY = "latchkeyDemoSession";
 const PROVIDER_KEY = "latchkeyDemoProviderSignIn"; // the provider sign-in this tab started: its eventId, and whether it links
 
 const $ = (id) => document.getElementById(id);
-const sections = ["send", "sent", "confirm", "second-factor", "working", "signed-in"];
+const sections = ["send", "sent", "confirm", "second-factor", "working", "signed-in", "phone-code", "phone-taken"];
 
 function show(section) {
   for (const name of sections) $(name).hidden = name !== section;
@@ -44,6 +51,8 @@ let session = null; // the signed-in user's tokens
 let pending = null; // a sign-in waiting for its second factor: its mfaPendingCredential
 let pendingMethod = ""; // and how its first factor was given
 let enrollment = null; // the sessionInfo of an authenticator being turned on
+let texted = null; // a texted code waiting to be typed: its sessionInfo, the number, and whether it links the number
+let proof = null; // a number another account has: its temporaryProof, which signs in there
 
 /** POSTs to an Identity Toolkit path; resolves to the JSON answer or throws an Error whose message is the error code. */
 async function post(path, body) {
@@ -75,8 +84,9 @@ function claimsOf(idToken) {
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-/** A readable text for an error code; `typed` when the code at fault is one the user typed rather than a link's. */
-function explain(code, typed = false) {
+/** A readable text for an error code; `about` says which code the user was typing when it is not an authenticator's:
+ * `"typed"` for an email's code rather than its link, `"phone"` for a texted one. */
+function explain(code, about = "") {
   const name = code.split(" : ")[0];
   const texts = {
     INVALID_EMAIL: "This email address doesn't match the one the sign-in link was sent to.",
@@ -101,13 +111,27 @@ function explain(code, typed = false) {
     OPERATION_NOT_ALLOWED: "This server doesn't allow that. Second factors need \"mfa\": {\"state\": \"ENABLED\"} in its configuration.",
     INVALID_ID_TOKEN: "Your session has ended. Sign out and sign in again.",
     TOKEN_EXPIRED: "Your session has ended. Sign out and sign in again.",
+    MISSING_PHONE_NUMBER: "Enter your phone number.",
+    INVALID_PHONE_NUMBER: "Enter the phone number with its country code, like +44 7700 900123.",
+    QUOTA_EXCEEDED: "This server has sent as many texts as it may today. Try again tomorrow, or sign in another way.",
+    UNSUPPORTED_FIRST_FACTOR: "This account has a second factor, so it can't sign in with a phone number alone. Sign in another way.",
+    MISSING_APP_CREDENTIAL: "This server checks that texts are asked for by a real app (appVerification), which this demo page can't prove.",
   };
   // A typed code stands for its email's link: the same errors, told about the code.
   const typedTexts = {
     INVALID_OOB_CODE: "This code is wrong, or it or its link was already used. Check the newest email, or request a new one.",
     EXPIRED_OOB_CODE: "This code has expired. Request a new email.",
   };
-  const text = (typed && typedTexts[name]) || texts[name];
+  // A texted code's errors, told about the text.
+  const phoneTexts = {
+    INVALID_CODE: "That code is wrong. Check the newest text and type its 6 digits.",
+    MISSING_CODE: "Enter the 6-digit code from the text.",
+    SESSION_EXPIRED: "This code has expired. Ask for a new text.",
+    INVALID_SESSION_INFO: "This code was already used, or tried too many times. Ask for a new text.",
+    OPERATION_NOT_ALLOWED: "This server doesn't send texts to that number's country or region.",
+    CREDENTIAL_TOO_OLD_LOGIN_AGAIN: "For your safety, sign out and sign in again before adding a phone number.",
+  };
+  const text = ({ typed: typedTexts, phone: phoneTexts }[about] || {})[name] || texts[name];
   // The error code too: the one thing to look up (and what the SDKs map to their errors).
   return text ? `${text} (${name})` : `Something went wrong (${code}).`;
 }
@@ -128,7 +152,13 @@ function adopt(answer, method) {
 function showSignedIn(tokens) {
   session = tokens;
   const claims = claimsOf(session.idToken);
-  $("user-email").textContent = claims.email || "(no email)";
+  // A phone sign-in's account may have no address: the number names it.
+  $("user-email").textContent = claims.email || claims.phone_number || "(no email)";
+  $("user-phone").textContent = claims.phone_number || "";
+  $("user-phone-line").hidden = !claims.phone_number;
+  // Firebase's accounts have one number: a number to add is offered only to an account without one.
+  $("link-phone-form").hidden = Boolean(claims.phone_number);
+  $("link-phone-number").value = "";
   $("user-provider").textContent = tokens.method || providerName((claims.firebase && claims.firebase.sign_in_provider) || "?");
   $("claims").textContent = JSON.stringify(claims, null, 2);
   // Only providers not linked yet can be linked.
@@ -344,7 +374,7 @@ async function complete(email, code, typed = false) {
     history.replaceState(null, "", location.pathname);
     adopt(answer, "an email link");
   } catch (error) {
-    showError(explain(error.message, typed));
+    showError(explain(error.message, typed ? "typed" : ""));
     const wrongAddress = error.message.startsWith("INVALID_EMAIL") || error.message.startsWith("MISSING_EMAIL");
     if (typed) {
       // Back to the form, to correct the code or the address (a wrong one counts against the address's codes).
@@ -424,6 +454,87 @@ function confirmEmail(event) {
   complete(email, signInLink());
 }
 
+/** accounts:sendVerificationCode: texts a code to `number`; `linking` keeps the signed-in user's session for the
+ * sign-in that follows, which then links the number to that account. */
+async function sendText(number, linking, button) {
+  if (!number) return showError(explain("MISSING_PHONE_NUMBER"));
+  button.disabled = true;
+  showError("");
+  try {
+    const { sessionInfo } = await call("sendVerificationCode", { phoneNumber: number });
+    texted = { sessionInfo, number, linking };
+    $("phone-sent-to").textContent = number;
+    $("phone-code-title").textContent = linking ? "Enter the code we texted to add this number" : "Enter the code we texted";
+    $("phone-code-button").textContent = linking ? "Add this number" : "Sign in";
+    $("phone-code-input").value = "";
+    show("phone-code");
+    $("phone-code-input").focus();
+  } catch (error) {
+    showError(explain(error.message, "phone"));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** accounts:signInWithPhoneNumber with the texted code (and, linking, the user's idToken): tokens, or, for a number
+ * another account has, a temporaryProof of it. */
+async function verifyText(event) {
+  event.preventDefault();
+  const code = $("phone-code-input").value.trim();
+  if (!code) return showError(explain("MISSING_CODE", "phone"));
+  $("phone-code-button").disabled = true;
+  showError("");
+  try {
+    const body = { sessionInfo: texted.sessionInfo, code };
+    if (texted.linking && session) body.idToken = session.idToken;
+    const answer = await call("signInWithPhoneNumber", body);
+    const linking = texted.linking && session;
+    texted = null;
+    if (answer.temporaryProof) return offerOtherAccount(answer);
+    adopt(answer, linking ? session.method : "a texted code");
+  } catch (error) {
+    showError(explain(error.message, "phone"));
+    const name = error.message.split(" : ")[0];
+    // A spent, expired or worn-out code cannot be tried again: back to where the number is typed.
+    if (["INVALID_SESSION_INFO", "SESSION_EXPIRED"].includes(name)) return leavePhoneCode();
+    $("phone-code-input").select();
+  } finally {
+    $("phone-code-button").disabled = false;
+  }
+}
+
+/** Back from the code form: to the signed-in page when a number was being added, else to the sign-in page. */
+function leavePhoneCode() {
+  const linking = texted && texted.linking && session;
+  texted = null;
+  if (linking) return showSignedIn(session);
+  show("send");
+}
+
+/** The number is another account's: nothing was linked, and the proof the answer holds can sign in to that account. */
+function offerOtherAccount(answer) {
+  proof = { temporaryProof: answer.temporaryProof, phoneNumber: answer.phoneNumber };
+  $("taken-number").textContent = answer.phoneNumber;
+  show("phone-taken");
+}
+
+/** accounts:signInWithPhoneNumber with the temporaryProof and its number: signs in to the account that has it. */
+async function signInWithProof() {
+  $("taken-sign-in").disabled = true;
+  showError("");
+  try {
+    const answer = await call("signInWithPhoneNumber", proof);
+    proof = null;
+    adopt(answer, "a texted code");
+  } catch (error) {
+    showError(explain(error.message, "phone"));
+    proof = null;
+    showSignedIn(session);
+  } finally {
+    $("taken-sign-in").disabled = false;
+  }
+}
+
 function signOut() {
   session = null;
   localStorage.removeItem(SESSION_KEY);
@@ -445,6 +556,24 @@ async function start() {
   $("enroll-start").addEventListener("click", startEnrollment);
   $("enroll-form").addEventListener("submit", finishEnrollment);
   $("code-form").addEventListener("submit", verifyCode);
+  $("phone-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendText($("phone-number").value.trim(), false, $("phone-button"));
+  });
+  $("link-phone-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendText($("link-phone-number").value.trim(), true, $("link-phone-button"));
+  });
+  $("phone-code-form").addEventListener("submit", verifyText);
+  $("phone-cancel").addEventListener("click", () => {
+    showError("");
+    leavePhoneCode();
+  });
+  $("taken-sign-in").addEventListener("click", signInWithProof);
+  $("taken-stay").addEventListener("click", () => {
+    proof = null;
+    showSignedIn(session);
+  });
   $("code-cancel").addEventListener("click", () => {
     pending = null;
     showError("");
