@@ -182,6 +182,9 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
                 "VALUES (?, (SELECT id FROM accounts), 'password', ?)", (name.encode(), expiry))
             database.execute("INSERT INTO cool_offs (email, until) VALUES (?, ?)", (f"{name}@example.com", expiry))
             database.execute("INSERT INTO app_receipts (receipt_hash, secret_hash, expires_at) VALUES (?, x'00', ?)", (name.encode(), expiry))
+            database.execute(
+                "INSERT INTO phone_verifications (session_hash, purpose, phone_number, code_hash, created_at, expires_at) "
+                "VALUES (?, 'sign-in', '+16505550101', x'00', ?, ?)", (name.encode(), now - 120, expiry))
 
     result = latchkey("sweep", "--config", "latchkey.json", cwd=server.directory)
     assert result.returncode == 0, result.stderr
@@ -189,7 +192,7 @@ def test_sweep_deletes_what_retention_removes_and_keeps_what_is_live(start_latch
     assert removed == {
         "rows": "removed", "signInRequests": "1", "deliveredMail": "1", "rotatedRefreshTokens": "1", "revokedSessions": "1",
         "rateCounters": "1", "auditEvents": "1", "providerSessions": "1", "pendingCredentials": "1", "pendingEnrollments": "1",
-        "secondFactorChallenges": "1", "coolOffs": "1", "appReceipts": "1",
+        "secondFactorChallenges": "1", "phoneVerifications": "1", "coolOffs": "1", "appReceipts": "1",
     }, result.stdout
     with database:
         left = {
