@@ -1,8 +1,8 @@
 """Phone second factors against the live binary, on both stores, with texts through a local SMS gateway: enrollment
 (`mfaEnrollment:start` with `phoneEnrollmentInfo`, `:finalize` with `phoneVerificationInfo`), the challenge of every
 later sign-in (`mfaSignIn:start` with `phoneSignInInfo` texts the factor, `:finalize` with the code), tokens that say
-`sign_in_second_factor: "phone"`, the number whole in a lookup and masked in the challenge, and the day's budget of
-texts, which stops sign-in codes but never the challenge of an enrolled account."""
+`sign_in_second_factor: "phone"`, the number whole in a lookup and masked in the challenge and in the owner's notices,
+and the day's budget of texts, which stops sign-in codes but never the challenge of an enrolled account."""
 
 import re
 
@@ -12,8 +12,10 @@ import requests
 from conftest import ADMIN_TOKEN
 from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, error_message, post, verify
 from sms import webhook_sms
+from test_second_factor import APP_NAME, Mailbox
 
 PHONE = "+16505550101"
+MASKED = "+*******0101"
 OTHER = "+442079460958"
 
 
@@ -102,6 +104,22 @@ def test_a_phone_factor_is_enrolled_listed_and_asked_for_at_every_sign_in(enroll
     crossed = v2(server, "mfaSignIn:finalize", {"mfaPendingCredential": challenge, "phoneVerificationInfo": {
         "sessionInfo": enrolling.json()["phoneSessionInfo"]["sessionInfo"], "code": code_of(other)}})
     assert error_message(crossed) == "INVALID_SESSION_INFO"
+
+
+def test_the_owner_is_told_of_the_phone_added_and_withdrawn_by_its_masked_number(enrolled_by_phone):
+    """The notices name the phone as Firebase's challenge shows it, never whole: the mailbox may be read by someone else."""
+    server, _, factor_id, id_token = enrolled_by_phone
+    mail = Mailbox(server)
+    _, added = mail.take("ann@example.com", f"A phone was added to your {APP_NAME} account")
+    withdrawn = v2(server, "mfaEnrollment:withdraw", {"idToken": id_token, "mfaEnrollmentId": factor_id})
+    assert withdrawn.status_code == 200, withdrawn.text
+    _, removed = mail.take("ann@example.com", f"A phone was removed from your {APP_NAME} account")
+    for notice in (added, removed):
+        text = notice.get_body(preferencelist=("plain",)).get_content()
+        assert f'The phone number {MASKED} ("Ann\'s phone")' in text, text
+        for body in (text, notice.get_body(preferencelist=("html",)).get_content()):
+            assert MASKED in body and "5550101" not in body and "authenticator" not in body, body
+    assert "signing in asks for a code texted to it" in added.get_body(preferencelist=("plain",)).get_content()
 
 
 def test_the_days_budget_stops_sign_in_codes_but_not_an_enrolled_accounts_challenge(enrolled_by_phone):

@@ -35,7 +35,7 @@ ENABLED = {"state": "ENABLED"}
 MILLISECOND_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 ADDED = f"An authenticator was added to your {APP_NAME} account"
 REMOVED = f"An authenticator was removed from your {APP_NAME} account"
-ALL_REMOVED = f"The authenticators of your {APP_NAME} account were removed"
+ALL_REMOVED = f"Every second step of signing in was removed from your {APP_NAME} account"
 TOKEN_FIELDS = {"idToken", "refreshToken", "expiresIn"}
 CHALLENGE_FIELDS = {"mfaPendingCredential", "mfaInfo"}
 

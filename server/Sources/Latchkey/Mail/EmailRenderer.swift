@@ -41,6 +41,8 @@ package struct EmailRenderer: Sendable {
         let email: String
         let change: SecurityNotice.Change
         let factorName: String?
+        /// A phone factor's masked number; none for an authenticator app.
+        let phone: String?
         let providerName: String?
         let changedAt: String
         let ipAddress: String?
@@ -58,6 +60,7 @@ package struct EmailRenderer: Sendable {
             case "allFactorsRemoved": change == .allFactorsRemoved
             case "codesRefused": change == .codesRefused
             case "factorName": factorName.map { $0 as Any }
+            case "phone": phone.map { $0 as Any }
             case "changedAt": changedAt
             default: EmailRenderer.requesterDetail(name, ipAddress: ipAddress, device: device)
             }
@@ -170,8 +173,8 @@ package struct EmailRenderer: Sendable {
     package func message(for notice: SecurityNotice, to recipient: EmailAddress) throws(MailError) -> MailMessage {
         let changedAt = Date(timeIntervalSince1970: notice.changedAt)
         let view = NoticeView(
-            appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, providerName: notice.providerName,
-            changedAt: Self.time(changedAt),
+            appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, phone: notice.maskedPhone,
+            providerName: notice.providerName, changedAt: Self.time(changedAt),
             ipAddress: notice.ipAddress, device: DeviceName(userAgent: notice.userAgent))
         let folder = "email/\(noticeLanguages.folder(for: LanguageTag(notice.language) ?? .english))/"
         return try message(view, templates: folder + "security-notice", to: recipient, date: changedAt, messageToken: notice.messageToken)
@@ -218,8 +221,10 @@ package struct EmailRenderer: Sendable {
         }
         for folder in noticeLanguages.all {
             for change in SecurityNotice.Change.allCases {
-                let notice = SecurityNotice(
+                var notice = SecurityNotice(
                     change, factorName: "Phone", providerName: "Google", language: LanguageTag(folder) ?? .english, at: Date(timeIntervalSince1970: 0), requester: requester)
+                try check(folder) { _ = try message(for: notice, to: recipient) }
+                notice.maskedPhone = "+*******0101"
                 try check(folder) { _ = try message(for: notice, to: recipient) }
             }
         }

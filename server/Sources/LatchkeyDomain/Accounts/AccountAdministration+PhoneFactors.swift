@@ -18,23 +18,23 @@ extension AccountAdministration {
         let enrolled = entries.filter { entry in !stays.contains { entry.matches($0) } }
         let removed = phones.filter { !stays.contains($0) }
         guard factors.count - removed.count + enrolled.count <= finisher.secondFactors.maximumFactors else { throw SignInError.secondFactorLimitExceeded }
-        var changes: [(AuditEvent.Kind, SecurityNotice.Change, String?)] = []
+        var changes: [(AuditEvent.Kind, SecurityNotice.Change, SecondFactor)] = []
         for factor in removed {
             _ = try await transaction.deleteSecondFactor(id: factor.id, accountID: account.id)
-            changes.append((.secondFactorRemoved, .factorRemoved, factor.displayName))
+            changes.append((.secondFactorRemoved, .factorRemoved, factor))
         }
         for entry in enrolled {
-            try await transaction.insert(
-                SecondFactor(
-                    id: entry.id ?? Account.makeID(), accountID: account.id, displayName: entry.displayName, enrolledAt: entry.enrolledAt ?? now,
-                    method: .phone(entry.phoneNumber)))
-            changes.append((.secondFactorAdded, .factorAdded, entry.displayName))
+            let factor = SecondFactor(
+                id: entry.id ?? Account.makeID(), accountID: account.id, displayName: entry.displayName, enrolledAt: entry.enrolledAt ?? now,
+                method: .phone(entry.phoneNumber))
+            try await transaction.insert(factor)
+            changes.append((.secondFactorAdded, .factorAdded, factor))
         }
-        for (audit, notice, name) in changes {
+        for (audit, notice, factor) in changes {
             try await transaction.record(
                 AuditEvent(audit, at: now, accountID: account.id, email: account.email, requester: requester, detail: "phone, by \(actor.auditName)"))
             try await notices.queue(
-                SecurityNotice(notice, factorName: name, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
+                SecurityNotice(notice, of: factor, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
         }
     }
 }

@@ -6,9 +6,10 @@ package struct SecurityNotice: OutboxLetter, Equatable {
     package static let format = OutboxMessage.Format.securityNotice
 
     package enum Change: String, Sendable, Codable, CaseIterable {
+        /// A second factor was added: an authenticator app, or a phone (`maskedPhone`).
         case factorAdded
         case factorRemoved
-        /// An admin removed every factor.
+        /// An admin removed every factor, authenticator apps and phones alike.
         case allFactorsRemoved
         /// A sign-in passed its first factor, then its challenge died of wrong codes: someone else may hold the password.
         case codesRefused
@@ -21,6 +22,9 @@ package struct SecurityNotice: OutboxLetter, Equatable {
     package var change: Change
     /// The name the user gave the factor, if any.
     package var factorName: String?
+    /// A phone factor's number, masked as a sign-in challenge shows it (`+*******0101`): the mail may be read by someone
+    /// else. Absent for an authenticator app, which is what a notice queued before phones were factors always told of.
+    package var maskedPhone: String?
     /// The linked provider, by its brand name (`providerLinked`).
     package var providerName: String?
     package var language: String
@@ -42,5 +46,11 @@ package struct SecurityNotice: OutboxLetter, Equatable {
         self.ipAddress = requester.ipAddress
         self.userAgent = requester.userAgent
         self.messageToken = ServerSecret.makeToken(bytes: 18)
+    }
+
+    /// A notice of `factor` added or removed: its name, and a phone's number masked, never whole.
+    package init(_ change: Change, of factor: SecondFactor, language: LanguageTag, at changedAt: Date, requester: RequesterSummary) {
+        self.init(change, factorName: factor.displayName, language: language, at: changedAt, requester: requester)
+        maskedPhone = factor.phoneNumber?.masked
     }
 }

@@ -162,7 +162,7 @@ package struct SecondFactorEnrollments: Sendable {
             try await transaction.record(AuditEvent(kind, at: now, accountID: account.id, email: account.email, requester: requester, detail: detail))
         }
         try await notices.queue(
-            SecurityNotice(.factorAdded, factorName: factor.displayName, language: language, at: now, requester: requester), to: account, at: now,
+            SecurityNotice(.factorAdded, of: factor, language: language, at: now, requester: requester), to: account, at: now,
             in: transaction)
         return .accepted(try await Self.reopen(claims, account, secondFactor: factor.passed, finisher: finisher, at: now, in: transaction))
     }
@@ -184,7 +184,7 @@ package struct SecondFactorEnrollments: Sendable {
             try await transaction.record(
                 AuditEvent(.secondFactorRemoved, at: now, accountID: account.id, email: account.email, requester: requester, detail: "by the user"))
             try await notices.queue(
-                SecurityNotice(.factorRemoved, factorName: factor.displayName, language: language, at: now, requester: requester), to: account,
+                SecurityNotice(.factorRemoved, of: factor, language: language, at: now, requester: requester), to: account,
                 at: now, in: transaction)
             return .accepted(try await Self.reopen(claims, account, secondFactor: nil, finisher: finisher, at: now, in: transaction))
         }

@@ -64,6 +64,54 @@ import Testing
         #expect(subjects.count == SecurityNotice.Change.allCases.count)
     }
 
+    /// How each language names an authenticator app and a phone in its notices (a stem both its singular and plural hold).
+    static let factorWords: [String: (authenticator: String, phone: String)] = [
+        "en": ("authenticator app", "phone"), "fr": ("d’authentification", "téléphone"), "de": ("Authenticator-App", "Telefon"),
+        "es": ("de autenticación", "teléfono"), "pl": ("uwierzytelniając", "telefon"), "ja": ("認証アプリ", "電話番号"),
+        "zh-Hant": ("驗證器應用程式", "電話號碼"), "ru": ("аутентификатор", "телефон"), "pt": ("de autenticação", "telefone"),
+    ]
+
+    /// A phone factor added or removed is told as a phone, by its masked number and never whole, in every language; the
+    /// removal of every factor names both kinds, and a challenge's wrong codes name no kind, since either may have been asked.
+    @Test(arguments: languages)
+    func everyShippedLanguageTellsOfAPhoneByItsMaskedNumber(_ language: String) async throws {
+        let (renderer, recipient) = (try await makeRenderer(), try #require(EmailAddress("alice@example.com")))
+        let words = try #require(Self.factorWords[language])
+        let tag = try #require(LanguageTag(language))
+        let phone = SecondFactor(
+            id: "factor", accountID: "alice", displayName: "Pixel", enrolledAt: Date(), method: .phone(try #require(PhoneNumber("+16505550101"))))
+        let authenticator = SecondFactor(
+            id: "factor", accountID: "alice", displayName: "Pixel", enrolledAt: Date(), method: .totp(sealedSecret: Data(), lastUsedStep: 0))
+        func message(_ change: SecurityNotice.Change, of factor: SecondFactor? = nil) throws -> MailMessage {
+            let requester = RequesterSummary(ipAddress: "203.0.113.9", userAgent: Self.firefoxOnAndroid)
+            let notice =
+                if let factor { SecurityNotice(change, of: factor, language: tag, at: Date(timeIntervalSince1970: 1_800_000_000), requester: requester) }
+                else { SecurityNotice(change, language: tag, at: Date(timeIntervalSince1970: 1_800_000_000), requester: requester) }
+            return try renderer.message(for: SecurityNotice(decoding: Data(JSONEncoder().encode(notice))), to: recipient)
+        }
+        for change in [SecurityNotice.Change.factorAdded, .factorRemoved] {
+            let (told, asApp) = (try message(change, of: phone), try message(change, of: authenticator))
+            #expect(told.subject != asApp.subject && told.textBody != asApp.textBody)
+            for body in [told.textBody, told.htmlBody] {
+                #expect(body.contains("+*******0101") && body.contains("Pixel") && !body.contains("5550101"))
+                #expect(body.localizedCaseInsensitiveContains(words.phone) && !body.contains(words.authenticator))
+            }
+            #expect(asApp.textBody.contains(words.authenticator) && !asApp.textBody.contains("0101"))
+        }
+        let allRemoved = try message(.allFactorsRemoved).textBody
+        #expect(allRemoved.contains(words.authenticator) && allRemoved.localizedCaseInsensitiveContains(words.phone))
+        #expect(!(try message(.codesRefused).textBody.contains(words.authenticator)))
+    }
+
+    /// A notice queued before phones were factors (no `maskedPhone`) still opens at delivery and tells of an authenticator app.
+    @Test func aNoticeQueuedBeforePhoneFactorsStillRenders() async throws {
+        let queued = #"{"change":"factorAdded","factorName":"Pixel","language":"en","changedAt":1800000000,"ipAddress":"203.0.113.9","messageToken":"token"}"#
+        let notice = try SecurityNotice(decoding: Data(queued.utf8))
+        let message = try await makeRenderer().message(for: notice, to: #require(EmailAddress("alice@example.com")))
+        #expect(message.subject == "An authenticator was added to your Example account")
+        #expect(message.textBody.contains(#"An authenticator app ("Pixel") was added to the Example account alice@example.com"#))
+    }
+
     @Test(arguments: [("pt-BR", "pt"), ("zh-TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("fr-CA", "fr"), ("xx", "en"), ("de_AT", "de")])
     func regionalTagsFallBackToTheirLanguage(_ requested: String, _ rendered: String) async throws {
         let message = try await render(requested)
