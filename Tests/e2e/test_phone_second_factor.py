@@ -119,7 +119,8 @@ def test_the_owner_is_told_of_the_phone_added_and_withdrawn_by_its_masked_number
         assert f'The phone number {MASKED} ("Ann\'s phone")' in text, text
         for body in (text, notice.get_body(preferencelist=("html",)).get_content()):
             assert MASKED in body and "5550101" not in body and "authenticator" not in body, body
-    assert "signing in asks for a code texted to it" in added.get_body(preferencelist=("plain",)).get_content()
+    added_text = added.get_body(preferencelist=("plain",)).get_content()
+    assert "signing in asks for a code texted to it" in added_text and "Every other session of the account was signed out." in added_text
 
 
 def test_the_days_budget_stops_sign_in_codes_but_not_an_enrolled_accounts_challenge(enrolled_by_phone):

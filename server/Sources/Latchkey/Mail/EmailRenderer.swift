@@ -43,6 +43,7 @@ package struct EmailRenderer: Sendable {
         let factorName: String?
         /// A phone factor's masked number; none for an authenticator app.
         let phone: String?
+        let sessionsKept: Bool
         let providerName: String?
         let changedAt: String
         let ipAddress: String?
@@ -61,6 +62,7 @@ package struct EmailRenderer: Sendable {
             case "codesRefused": change == .codesRefused
             case "factorName": factorName.map { $0 as Any }
             case "phone": phone.map { $0 as Any }
+            case "sessionsKept": sessionsKept
             case "changedAt": changedAt
             default: EmailRenderer.requesterDetail(name, ipAddress: ipAddress, device: device)
             }
@@ -174,7 +176,7 @@ package struct EmailRenderer: Sendable {
         let changedAt = Date(timeIntervalSince1970: notice.changedAt)
         let view = NoticeView(
             appName: appName, email: recipient.value, change: notice.change, factorName: notice.factorName, phone: notice.maskedPhone,
-            providerName: notice.providerName, changedAt: Self.time(changedAt),
+            sessionsKept: notice.sessionsKept ?? false, providerName: notice.providerName, changedAt: Self.time(changedAt),
             ipAddress: notice.ipAddress, device: DeviceName(userAgent: notice.userAgent))
         let folder = "email/\(noticeLanguages.folder(for: LanguageTag(notice.language) ?? .english))/"
         return try message(view, templates: folder + "security-notice", to: recipient, date: changedAt, messageToken: notice.messageToken)

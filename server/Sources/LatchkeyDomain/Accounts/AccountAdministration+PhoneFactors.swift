@@ -33,8 +33,9 @@ extension AccountAdministration {
         for (audit, notice, factor) in changes {
             try await transaction.record(
                 AuditEvent(audit, at: now, accountID: account.id, email: account.email, requester: requester, detail: "phone, by \(actor.auditName)"))
-            try await notices.queue(
-                SecurityNotice(notice, of: factor, language: language, at: now, requester: requester), to: account, at: now, in: transaction)
+            var told = SecurityNotice(notice, of: factor, language: language, at: now, requester: requester)
+            told.sessionsKept = true
+            try await notices.queue(told, to: account, at: now, in: transaction)
         }
     }
 }

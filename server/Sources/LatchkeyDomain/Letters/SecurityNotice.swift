@@ -25,6 +25,9 @@ package struct SecurityNotice: OutboxLetter, Equatable {
     /// A phone factor's number, masked as a sign-in challenge shows it (`+*******0101`): the mail may be read by someone
     /// else. Absent for an authenticator app, which is what a notice queued before phones were factors always told of.
     package var maskedPhone: String?
+    /// The account's other sessions stayed when the factor was added (an admin's enrollment). The owner's own
+    /// enrollment ends them, which is what a notice without this field (queued before it) always said.
+    package var sessionsKept: Bool?
     /// The linked provider, by its brand name (`providerLinked`).
     package var providerName: String?
     package var language: String

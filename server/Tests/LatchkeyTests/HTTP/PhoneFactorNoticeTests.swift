@@ -4,7 +4,8 @@ import Latchkey
 import Testing
 
 /// The owner's notices of phone second factors an admin sets and removes: they say a phone, not an authenticator app,
-/// and show the number masked as a sign-in challenge does, never whole (the mailbox may be read by someone else).
+/// and show the number masked as a sign-in challenge does, never whole (the mailbox may be read by someone else); an
+/// admin's enrollment ends no session, and its notice says none.
 @Suite struct PhoneFactorNoticeTests {
     @Test func anAdminsPhoneFactorsAreToldByTheirMaskedNumbers() async throws {
         try await withApp(SecondFactorTests.enabled) { client, _, mailbox in
@@ -29,6 +30,8 @@ import Testing
             #expect(notices[4].contains("every second step of signing in (authenticator apps and phones)"))
             for notice in notices[1...] {
                 #expect(!notice.contains("5550101") && !notice.contains("2079460958") && !notice.contains("authenticator was"))
+                // An admin's change ends no session, so no notice of it says one ended.
+                #expect(!notice.contains("signed out"))
             }
         }
     }
