@@ -80,7 +80,13 @@ public final class Auth: Sendable {
         return answer.signinMethods ?? []
     }
 
-    /// Signs in with any credential: an email link, a password, or an identity provider's tokens.
+    /// Signs in to the account of a texted number, creating it the first time, or with the temporary proof of
+    /// `credentialAlreadyInUse`. An account with a second factor cannot sign in with its number (Firebase's rule).
+    public func signIn(with credential: PhoneAuthCredential) async throws -> AuthDataResult {
+        try await signIn(with: AuthCredential(credential))
+    }
+
+    /// Signs in with any credential: an email link, a password, a phone's, or an identity provider's tokens.
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
         try await state.signIn(with: credential, linkingTo: nil)
     }

@@ -12,10 +12,12 @@ public struct AuthCredential: Sendable, CustomStringConvertible, CustomReflectab
         case pending(token: String)
         /// The provider's answer the service's hosted page handed back (`link`), with the sign-in's session id.
         case providerResponse(requestURI: String, sessionID: String)
+        /// A texted code, or a temporary proof of a number (`PhoneAuthProvider`).
+        case phone(PhoneAuthCredential)
     }
 
-    /// `password` (for a password or an email link, as Firebase), or the identity provider's id (`google.com`,
-    /// `apple.com`, `oidc.…`).
+    /// `password` (for a password or an email link, as Firebase), `phone`, or the identity provider's id
+    /// (`google.com`, `apple.com`, `oidc.…`).
     public let provider: String
     let proof: Proof
 
@@ -146,7 +148,7 @@ extension AuthCredential {
         case .providerResponse(let requestURI, let sessionID):
             request.requestUri = requestURI
             request.sessionId = sessionID
-        case .emailLink, .password:
+        case .emailLink, .password, .phone:
             return nil
         }
         request.idToken = idToken

@@ -14,10 +14,18 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     public let status: Int?
     /// For `accountExistsWithDifferentCredential`: the address that already has an account.
     public let email: String?
-    /// For `accountExistsWithDifferentCredential`: the credential to link once signed in another way.
+    /// For `accountExistsWithDifferentCredential`: the credential to link once signed in another way. For
+    /// `credentialAlreadyInUse` when linking a number another account has: a credential of that number, which signs
+    /// in to that account (Firebase's `AuthErrorUserInfoUpdatedCredentialKey`); `updatedPhoneCredential` gives it typed.
     public let updatedCredential: AuthCredential?
     /// For `secondFactorRequired`: finishes the sign-in with a second factor.
     public let resolver: MultiFactorResolver?
+
+    /// `updatedCredential` when it is a number's (`credentialAlreadyInUse` from linking a phone).
+    public var updatedPhoneCredential: PhoneAuthCredential? {
+        guard case .phone(let credential) = updatedCredential?.proof else { return nil }
+        return credential
+    }
 
     init(
         _ code: AuthErrorCode, message: String? = nil, serverCode: String? = nil, status: Int? = nil, email: String? = nil,

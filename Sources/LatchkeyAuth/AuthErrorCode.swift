@@ -10,6 +10,8 @@ public enum AuthErrorCode: String, Sendable, Equatable, CaseIterable {
     case secondFactorRequired, invalidVerificationCode, missingMultiFactorSession, invalidMultiFactorSession
     case multiFactorInfoNotFound, maximumSecondFactorCountExceeded, unverifiedEmail, unsupportedFirstFactor
     case sessionExpired, invalidAPIKey, webContextCancelled, keychainError, networkError, internalError
+    case invalidPhoneNumber, missingPhoneNumber, invalidVerificationID, missingVerificationID, quotaExceeded
+    case secondFactorAlreadyEnrolled, captchaCheckFailed, invalidAppCredential, missingAppCredential, missingAppToken
 
     /// The case for a code in the service's refusal (the part of `message` before ` : `).
     init(serverCode: String) {
@@ -38,10 +40,16 @@ public enum AuthErrorCode: String, Sendable, Equatable, CaseIterable {
         "INVALID_PROVIDER_ID": .invalidProviderID,
         "INVALID_CODE": .invalidVerificationCode, "MISSING_CODE": .invalidVerificationCode,
         "MISSING_MFA_PENDING_CREDENTIAL": .missingMultiFactorSession, "INVALID_MFA_PENDING_CREDENTIAL": .invalidMultiFactorSession,
-        "MISSING_SESSION_INFO": .missingMultiFactorSession, "INVALID_SESSION_INFO": .invalidMultiFactorSession,
+        "MISSING_SESSION_INFO": .missingVerificationID, "INVALID_SESSION_INFO": .invalidVerificationID,
         "MFA_ENROLLMENT_NOT_FOUND": .multiFactorInfoNotFound, "MISSING_MFA_ENROLLMENT_ID": .multiFactorInfoNotFound,
         "SECOND_FACTOR_LIMIT_EXCEEDED": .maximumSecondFactorCountExceeded, "UNVERIFIED_EMAIL": .unverifiedEmail,
         "UNSUPPORTED_FIRST_FACTOR": .unsupportedFirstFactor, "SESSION_EXPIRED": .sessionExpired,
         "API_KEY_INVALID": .invalidAPIKey, "USER_CANCELLED": .webContextCancelled,
+        // Phone numbers and texts, as firebase-ios-sdk's `AuthBackend` maps them; the JS SDK's for the temporary proof.
+        "INVALID_PHONE_NUMBER": .invalidPhoneNumber, "MISSING_PHONE_NUMBER": .missingPhoneNumber, "QUOTA_EXCEEDED": .quotaExceeded,
+        "SECOND_FACTOR_EXISTS": .secondFactorAlreadyEnrolled, "CAPTCHA_CHECK_FAILED": .captchaCheckFailed,
+        "INVALID_APP_CREDENTIAL": .invalidAppCredential, "MISSING_APP_CREDENTIAL": .missingAppCredential,
+        "MISSING_IOS_APP_TOKEN": .missingAppToken, "PHONE_NUMBER_EXISTS": .credentialAlreadyInUse,
+        "INVALID_TEMPORARY_PROOF": .invalidCredential,
     ]
 }

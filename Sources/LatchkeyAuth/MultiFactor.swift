@@ -1,45 +1,27 @@
 import Foundation
 import LatchkeyWire
 
-/// A second factor enrolled on the account (Firebase's `MultiFactorInfo`; Latchkey's factors are TOTP).
-public struct MultiFactorInfo: Codable, Sendable, Equatable {
-    public let uid: String
-    public let displayName: String?
-    public let enrollmentDate: Date?
-    public let factorID: String
-
-    init(_ enrollment: MfaEnrollment) {
-        uid = enrollment.mfaEnrollmentId
-        displayName = enrollment.displayName
-        enrollmentDate = Self.date(enrollment.enrolledAt)
-        factorID = TOTPMultiFactorGenerator.factorID
-    }
-
-    /// RFC 3339, with milliseconds as the service writes it, or without.
-    private static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
-}
-
 /// Proof of a second factor, to enroll it or to finish a sign-in (Firebase's `MultiFactorAssertion`).
 public struct MultiFactorAssertion: Sendable {
     enum Purpose: Sendable {
         case enrollment(sessionInfo: String)
         case signIn(enrollmentID: String)
+        /// A texted code, which enrolls a phone or passes its challenge (the verification id says which).
+        case phone(verificationID: String)
     }
 
     let purpose: Purpose
+    /// The authenticator's one-time password, or the texted code.
     let oneTimePassword: String
-    public var factorID: String { TOTPMultiFactorGenerator.factorID }
+    public var factorID: String {
+        guard case .phone = purpose else { return TOTPMultiFactorGenerator.factorID }
+        return PhoneMultiFactorGenerator.factorID
+    }
 }
 
 extension MultiFactorAssertion: CustomStringConvertible, CustomReflectable {
-    /// Never shows the one-time password, nor does `dump`.
-    public var description: String { "MultiFactorAssertion(totp)" }
+    /// Never shows the one-time password or code, nor does `dump`.
+    public var description: String { "MultiFactorAssertion(\(factorID))" }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
@@ -75,8 +57,9 @@ public enum TOTPMultiFactorGenerator {
 
     /// Asks the service for a new secret for the user of `session`.
     public static func generateSecret(with session: MultiFactorSession) async throws -> TOTPSecret {
-        let answer: StartMfaEnrollmentResponse = try await session.user.backend.call(
-            "v2/accounts/mfaEnrollment:start", StartMfaEnrollmentRequest(idToken: try await session.user.getIDToken()))
+        guard case .enrollment(let user) = session.purpose else { throw AuthError(.invalidMultiFactorSession) }
+        let answer: StartMfaEnrollmentResponse = try await user.backend.call(
+            "v2/accounts/mfaEnrollment:start", StartMfaEnrollmentRequest(idToken: try await user.getIDToken()))
         guard let secret = answer.totpSessionInfo else { throw AuthError(.internalError, message: "the service answered without a TOTP secret") }
         return TOTPSecret(secret: secret)
     }
@@ -90,27 +73,57 @@ public enum TOTPMultiFactorGenerator {
     }
 }
 
-/// The signed-in user's side of an enrollment (Firebase's `MultiFactorSession`).
+/// What a second factor's step belongs to (Firebase's `MultiFactorSession`): the signed-in user's enrollment
+/// (`user.multiFactor.session()`), or a challenged sign-in (`resolver.session`).
 public struct MultiFactorSession: Sendable {
-    let user: User
+    enum Purpose: Sendable {
+        case enrollment(User)
+        case signIn(pendingCredential: String)
+    }
+
+    let purpose: Purpose
+}
+
+/// Makes phone assertions (Firebase's `PhoneMultiFactorGenerator`).
+public enum PhoneMultiFactorGenerator {
+    public static let factorID = "phone"
+
+    /// The texted code of `credential` as a second factor: enrolls the phone (`multiFactor.enroll(with:displayName:)`)
+    /// or passes its challenge (`resolver.resolveSignIn(with:)`), as the verification id was started for.
+    public static func assertion(with credential: PhoneAuthCredential) -> MultiFactorAssertion {
+        guard case .code(let verificationID, let code) = credential.proof else {
+            // A temporary proof is no texted code: the service refuses the empty one.
+            return MultiFactorAssertion(purpose: .phone(verificationID: ""), oneTimePassword: "")
+        }
+        return MultiFactorAssertion(purpose: .phone(verificationID: verificationID), oneTimePassword: code)
+    }
 }
 
 /// The user's second factors (Firebase's `MultiFactor`, `user.multiFactor`).
 public struct MultiFactor: Sendable {
     let user: User
 
-    public var enrolledFactors: [MultiFactorInfo] { user.record.current.enrolledFactors }
+    public var enrolledFactors: [MultiFactorInfo] { user.record.current.enrolledFactors.map(MultiFactorInfo.make) }
 
     public func session() async throws -> MultiFactorSession {
-        MultiFactorSession(user: user)
+        MultiFactorSession(purpose: .enrollment(user))
     }
 
     /// Enrolls the factor the assertion proves; the user's session continues with the tokens the service answers.
     public func enroll(with assertion: MultiFactorAssertion, displayName: String?) async throws {
-        guard case .enrollment(let sessionInfo) = assertion.purpose else { throw AuthError(.invalidMultiFactorSession) }
-        let request = FinalizeMfaEnrollmentRequest(
-            idToken: try await user.getIDToken(), displayName: displayName,
-            totpVerificationInfo: .init(sessionInfo: sessionInfo, verificationCode: assertion.oneTimePassword))
+        let request: FinalizeMfaEnrollmentRequest
+        switch assertion.purpose {
+        case .enrollment(let sessionInfo):
+            request = FinalizeMfaEnrollmentRequest(
+                idToken: try await user.getIDToken(), displayName: displayName,
+                totpVerificationInfo: .init(sessionInfo: sessionInfo, verificationCode: assertion.oneTimePassword))
+        case .phone(let verificationID):
+            request = FinalizeMfaEnrollmentRequest(
+                idToken: try await user.getIDToken(), displayName: displayName, totpVerificationInfo: nil,
+                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verificationID, code: assertion.oneTimePassword))
+        case .signIn:
+            throw AuthError(.invalidMultiFactorSession)
+        }
         let answer: FinalizeMfaResponse = try await user.backend.call("v2/accounts/mfaEnrollment:finalize", request)
         await user.adopt(try SignInAnswer(answer).tokens(state: try user.signedInOwner(), provider: nil))
         try await user.reload()
@@ -134,18 +147,29 @@ extension User {
 public struct MultiFactorResolver: Sendable {
     let state: AuthState
     let pendingCredential: String
-    /// The factors the account has; the assertion names one.
+    /// The factors the account has (a phone's as a `PhoneMultiFactorInfo`, its number masked); the assertion names one.
     public let hints: [MultiFactorInfo]
+    /// The challenged sign-in, for `PhoneAuthProvider.verifyPhoneNumber(with:multiFactorSession:)`.
+    public var session: MultiFactorSession { MultiFactorSession(purpose: .signIn(pendingCredential: pendingCredential)) }
     /// The first factor's provider.
     let provider: String?
     /// The user re-authenticating, whose session the second factor renews; `nil` for a sign-in.
     let reauthenticating: User?
 
     public func resolveSignIn(with assertion: MultiFactorAssertion) async throws -> AuthDataResult {
-        guard case .signIn(let enrollmentID) = assertion.purpose else { throw AuthError(.invalidMultiFactorSession) }
-        let request = FinalizeMfaSignInRequest(
-            mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentID,
-            totpVerificationInfo: .init(verificationCode: assertion.oneTimePassword))
+        let request: FinalizeMfaSignInRequest
+        switch assertion.purpose {
+        case .signIn(let enrollmentID):
+            request = FinalizeMfaSignInRequest(
+                mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentID,
+                totpVerificationInfo: .init(verificationCode: assertion.oneTimePassword))
+        case .phone(let verificationID):
+            request = FinalizeMfaSignInRequest(
+                mfaPendingCredential: pendingCredential, mfaEnrollmentId: nil, totpVerificationInfo: nil,
+                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verificationID, code: assertion.oneTimePassword))
+        case .enrollment:
+            throw AuthError(.invalidMultiFactorSession)
+        }
         let answer: FinalizeMfaResponse = try await state.backend.call("v2/accounts/mfaSignIn:finalize", request)
         guard let user = reauthenticating else { return try await state.finish(SignInAnswer(answer), provider: provider) }
         try await user.resume(with: try SignInAnswer(answer).tokens(state: state, provider: provider))

@@ -45,6 +45,10 @@ struct SignInAnswer {
             mfaPendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo)
     }
 
+    init(_ answer: SignInWithPhoneNumberResponse) {
+        self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
+    }
+
     init(_ answer: SetAccountInfoResponse) {
         self.init(idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn)
     }
@@ -58,7 +62,7 @@ struct SignInAnswer {
     func tokens(state: AuthState, provider: String?, reauthenticating: User? = nil) throws -> TokenSet {
         if let mfaPendingCredential {
             let resolver = MultiFactorResolver(
-                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map(MultiFactorInfo.init), provider: provider,
+                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map { MultiFactorInfo.make(EnrolledFactor($0)) }, provider: provider,
                 reauthenticating: reauthenticating)
             throw AuthError(.secondFactorRequired, message: "the account asks for a second factor", resolver: resolver)
         }
@@ -94,6 +98,15 @@ extension AuthState {
             let answer: EmailLinkSigninResponse = try await backend.call(
                 "v1/accounts:signInWithEmailLink", EmailLinkSigninRequest(email: email, oobCode: code, idToken: idToken))
             return (SignInAnswer(answer), answer.isNewUser)
+        case .phone(let phone):
+            let answer: SignInWithPhoneNumberResponse = try await backend.call("v1/accounts:signInWithPhoneNumber", phone.request(linkingTo: idToken))
+            // Linking a number another account has answers a proof of it, which signs in to that account instead.
+            if answer.idToken == nil, let proof = answer.temporaryProof {
+                throw AuthError(
+                    .credentialAlreadyInUse, message: "another account has this number", serverCode: "PHONE_NUMBER_EXISTS",
+                    updatedCredential: AuthCredential(PhoneAuthCredential(proof: .temporaryProof(proof, phoneNumber: answer.phoneNumber))))
+            }
+            return (SignInAnswer(answer), answer.isNewUser ?? false)
         case .provider, .pending, .providerResponse:
             guard let request = credential.identityProviderRequest(linkingTo: idToken, autoCreate: autoCreate) else {
                 throw AuthError(.invalidCredential)

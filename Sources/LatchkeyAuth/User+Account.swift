@@ -23,7 +23,14 @@ extension User {
         return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
     }
 
-    /// Removes the identity provider `provider` (or `password`) from the account.
+    /// Adds the texted number to this account; a number another account has throws `credentialAlreadyInUse` with
+    /// `updatedPhoneCredential`, which signs in to that account.
+    @discardableResult
+    public func link(with credential: PhoneAuthCredential) async throws -> AuthDataResult {
+        try await link(with: AuthCredential(credential))
+    }
+
+    /// Removes the identity provider `provider` (`password`, `phone`) from the account.
     public func unlink(fromProvider provider: String) async throws {
         guard providerData.contains(where: { $0.providerID == provider }) else { throw AuthError(.noSuchProvider, message: provider) }
         let _: EmptyResponse = try await backend.call(

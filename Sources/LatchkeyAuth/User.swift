@@ -19,6 +19,8 @@ public final class User: Sendable, CustomStringConvertible, CustomReflectable {
     }
 
     public var email: String? { record.current.email }
+    /// The number the account signs in with (E.164), when it has one.
+    public var phoneNumber: String? { record.current.phoneNumber }
     public var isEmailVerified: Bool { record.current.isEmailVerified }
     public var isAnonymous: Bool { record.current.isAnonymous }
     public var displayName: String? { record.current.displayName }

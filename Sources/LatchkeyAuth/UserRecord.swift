@@ -5,6 +5,8 @@ import LatchkeyWire
 struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
     var uid: String
     var email: String?
+    /// The number the account signs in with (E.164); `nil` in what earlier versions stored.
+    var phoneNumber: String?
     var isEmailVerified: Bool
     var isAnonymous: Bool
     var displayName: String?
@@ -12,7 +14,7 @@ struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
     var providerData: [UserInfo]
     var creationDate: Date?
     var lastSignInDate: Date?
-    var enrolledFactors: [MultiFactorInfo]
+    var enrolledFactors: [EnrolledFactor]
     /// Whether the account has a password (the `password` provider alone may mean email links).
     var hasPassword: Bool
     var tokens: TokenSet
@@ -27,6 +29,7 @@ struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
     init(_ account: LatchkeyWire.UserInfo, tokens: TokenSet) {
         uid = account.localId
         email = account.email
+        phoneNumber = account.phoneNumber
         isEmailVerified = account.emailVerified
         displayName = account.displayName
         photoURL = account.photoUrl
@@ -36,7 +39,7 @@ struct UserRecord: Codable, Sendable, Equatable, CustomReflectable {
         isAnonymous = account.email == nil && account.providerUserInfo.isEmpty && !hasPassword
         creationDate = Self.date(milliseconds: account.createdAt)
         lastSignInDate = account.lastLoginAt.flatMap(Self.date(milliseconds:))
-        enrolledFactors = (account.mfaInfo ?? []).map(MultiFactorInfo.init)
+        enrolledFactors = (account.mfaInfo ?? []).map(EnrolledFactor.init)
         self.tokens = tokens
     }
 

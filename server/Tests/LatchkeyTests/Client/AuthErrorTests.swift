@@ -24,6 +24,12 @@ import Testing
         ("INVALID_CODE", .invalidVerificationCode), ("INVALID_MFA_PENDING_CREDENTIAL", .invalidMultiFactorSession),
         ("MFA_ENROLLMENT_NOT_FOUND", .multiFactorInfoNotFound), ("SECOND_FACTOR_LIMIT_EXCEEDED", .maximumSecondFactorCountExceeded),
         ("UNVERIFIED_EMAIL", .unverifiedEmail), ("UNSUPPORTED_FIRST_FACTOR", .unsupportedFirstFactor),
+        ("INVALID_PHONE_NUMBER", .invalidPhoneNumber), ("MISSING_PHONE_NUMBER", .missingPhoneNumber),
+        ("INVALID_SESSION_INFO", .invalidVerificationID), ("MISSING_SESSION_INFO", .missingVerificationID), ("SESSION_EXPIRED", .sessionExpired),
+        ("QUOTA_EXCEEDED", .quotaExceeded), ("SECOND_FACTOR_EXISTS", .secondFactorAlreadyEnrolled), ("CAPTCHA_CHECK_FAILED", .captchaCheckFailed),
+        ("INVALID_APP_CREDENTIAL", .invalidAppCredential), ("MISSING_APP_CREDENTIAL", .missingAppCredential),
+        ("MISSING_IOS_APP_TOKEN", .missingAppToken), ("PHONE_NUMBER_EXISTS", .credentialAlreadyInUse),
+        ("INVALID_TEMPORARY_PROOF", .invalidCredential),
     ]
 
     @Test(arguments: mapped) func mapsTheServiceCode(_ serverCode: String, _ code: AuthErrorCode) throws {
