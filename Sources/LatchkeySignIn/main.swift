@@ -1,22 +1,24 @@
 // latchkey-signin: email-link sign-in from a terminal, built on LatchkeyAuth.
 //
-//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token] [--sign-out] [--help]
+//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER] [--sign-out] [--help]
 //
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
 // in, and prints the ID token's claims. With --custom-token it signs in with a custom token a backend minted, read
-// from standard input (never from the command line, which other users can see).
+// from standard input (never from the command line, which other users can see); with --phone it texts NUMBER a code
+// and reads the code from standard input.
 // The session is kept in FILE (mode 0600; by default one per service), so the
 // next run against the same service is already signed in.
 import Foundation
 import LatchkeyAuth
 
 let usage = """
-    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token] [--sign-out] [--help]
+    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER] [--sign-out] [--help]
       --service URL   the Latchkey service (default http://localhost:8080)
       --api-key KEY   one of its API keys (default dev-api-key)
       --session FILE  where the session is kept (default one per service: signin-SCHEME-HOST-PORT.json
                       in $XDG_CONFIG_HOME/latchkey, else ~/.config/latchkey)
       --custom-token  sign in with a custom token read from standard input instead of an email link
+      --phone NUMBER  sign in with a code texted to NUMBER, read from standard input
       --sign-out      forget the stored session
       --help          print this
     """
@@ -28,6 +30,7 @@ struct Options {
     var session: URL?
     var signOut = false
     var customToken = false
+    var phoneNumber: String?
     var help = false
 
     init(_ arguments: [String]) throws {
@@ -38,11 +41,12 @@ struct Options {
             case "--sign-out": signOut = true
             case "--custom-token": customToken = true
             case "--help", "-h": help = true
-            case "--service", "--api-key", "--session":
+            case "--service", "--api-key", "--session", "--phone":
                 guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value\n\(usage)") }
                 switch flag {
                 case "--service": serviceText = value
                 case "--api-key": apiKey = value
+                case "--phone": phoneNumber = value
                 default: session = URL(fileURLWithPath: value)
                 }
             default: throw Failure("unknown option \(flag)\n\(usage)")
@@ -100,10 +104,16 @@ func run() async throws {
     let user: User
     if let signedIn = auth.currentUser {
         user = signedIn
-        say("Already signed in as \(signedIn.email ?? signedIn.uid).")
+        say("Already signed in as \(signedIn.email ?? signedIn.phoneNumber ?? signedIn.uid).")
     } else if options.customToken {
         user = try await auth.signIn(withCustomToken: try ask("Custom token:")).user
         say("Signed in as \(user.uid).")
+    } else if let number = options.phoneNumber {
+        let phone = PhoneAuthProvider.provider(auth: auth)
+        let verificationID = try await phone.verifyPhoneNumber(number)
+        say("A code is on its way to \(number).")
+        user = try await auth.signIn(with: phone.credential(withVerificationID: verificationID, verificationCode: try ask("Code:"))).user
+        say("Signed in as \(user.phoneNumber ?? user.uid).")
     } else {
         let email = try ask("Email address:")
         // The link leads back to the service itself: a terminal has no app to open it, the user pastes it here.

@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 from harness import API_KEY, REPO, read_email, read_link
+from sms import webhook_sms
 
 # Built by the client package at the repository's root (`swift build`), not by the server's.
 SIGNIN = Path(os.environ.get("LATCHKEY_SIGNIN_BIN", REPO / ".build" / "debug" / "latchkey-signin"))
@@ -152,3 +153,23 @@ def test_help_prints_the_usage():
     process = subprocess.run([str(SIGNIN), "--help"], capture_output=True, text=True, timeout=TIMEOUT)
     assert process.returncode == 0 and process.stdout.startswith("usage: latchkey-signin"), process.stderr
     assert "--service URL" in process.stdout and "--sign-out" in process.stdout
+
+
+def test_signs_in_with_a_texted_code(start_latchkey, start_sms_gateway, monkeypatch, tmp_path):
+    """`--phone`: LatchkeyAuth's `PhoneAuthProvider` over real HTTP, the code read from the text at the local gateway
+    (issue #34)."""
+    gateway = start_sms_gateway()
+    server = start_latchkey(sms=webhook_sms(gateway, monkeypatch))
+    session = tmp_path / "client" / "session.json"
+
+    def answer(process):
+        [text] = gateway.wait_for(1)
+        assert text["to"] == "+16505550101", text
+        type_line(process, re.findall(r"^@[\w.:-]+ #(\d{6})$", text["body"], re.M)[0])
+
+    output = run(server, session, "--phone", "+1 650 555 0101", answers=answer)
+    assert "A code is on its way to +1 650 555 0101." in output and "Signed in as +16505550101." in output, output
+    claims = claims_in(output)
+    assert claims["phone_number"] == "+16505550101" and claims["firebase"]["sign_in_provider"] == "phone"
+    again = run(server, session)
+    assert "Already signed in as +16505550101." in again and claims_in(again)["sub"] == claims["sub"], again
