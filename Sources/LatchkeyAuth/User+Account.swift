@@ -49,6 +49,12 @@ extension User {
         return AuthDataResult(user: self, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
     }
 
+    /// Proves again, with a texted code, that the user holds the account's number.
+    @discardableResult
+    public func reauthenticate(with credential: PhoneAuthCredential) async throws -> AuthDataResult {
+        try await reauthenticate(with: AuthCredential(credential))
+    }
+
     /// Continues this user's session with the tokens of a re-authentication, which must be this user's.
     func resume(with tokens: TokenSet) async throws {
         guard try IDTokenResult(token: tokens.idToken).subject == uid else { throw AuthError(.userMismatch) }

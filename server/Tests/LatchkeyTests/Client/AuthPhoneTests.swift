@@ -43,7 +43,12 @@ import Testing
                 with: provider.credential(withVerificationID: try await provider.verifyPhoneNumber(Self.ann), verificationCode: try await texts.code(at: 1, to: Self.ann)))
             #expect(again.user.uid == created.user.uid && again.additionalUserInfo?.isNewUser == false)
             let spent = await #expect(throws: AuthError.self) { try await auth.signIn(with: credential) }
-            #expect(spent?.code == .invalidVerificationID || spent?.code == .invalidVerificationCode || spent?.code == .sessionExpired)
+            #expect(spent?.code == .invalidVerificationID)
+
+            // A fresh code re-authenticates the same user, whose session continues.
+            let renewed = try await again.user.reauthenticate(
+                with: provider.credential(withVerificationID: try await provider.verifyPhoneNumber(Self.ann), verificationCode: try await texts.code(at: 2, to: Self.ann)))
+            #expect(renewed.user === again.user && auth.currentUser === again.user)
         }
     }
 
