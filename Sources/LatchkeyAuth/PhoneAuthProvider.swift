@@ -110,7 +110,8 @@ public struct PhoneAuthCredential: Sendable, CustomStringConvertible, CustomRefl
     func request(linkingTo idToken: String?) -> SignInWithPhoneNumberRequest {
         switch proof {
         case .code(let verificationID, let code): SignInWithPhoneNumberRequest(sessionInfo: verificationID, code: code, idToken: idToken)
-        case .temporaryProof(let proof, let phoneNumber): SignInWithPhoneNumberRequest(temporaryProof: proof, phoneNumber: phoneNumber, idToken: idToken)
+        case .temporaryProof(let proof, let phoneNumber):
+            SignInWithPhoneNumberRequest(temporaryProof: proof, phoneNumber: phoneNumber, idToken: idToken)
         }
     }
 }

@@ -62,8 +62,8 @@ struct SignInAnswer {
     func tokens(state: AuthState, provider: String?, reauthenticating: User? = nil) throws -> TokenSet {
         if let mfaPendingCredential {
             let resolver = MultiFactorResolver(
-                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map { MultiFactorInfo.make(EnrolledFactor($0)) }, provider: provider,
-                reauthenticating: reauthenticating)
+                state: state, pendingCredential: mfaPendingCredential, hints: (mfaInfo ?? []).map { MultiFactorInfo.make(EnrolledFactor($0)) },
+                provider: provider, reauthenticating: reauthenticating)
             throw AuthError(.secondFactorRequired, message: "the account asks for a second factor", resolver: resolver)
         }
         guard let idToken, let refreshToken else { throw AuthError(.internalError, message: "the sign-in answered no session") }
