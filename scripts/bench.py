@@ -226,7 +226,7 @@ class Server:
                 "textPerNumber": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (60, 3600, 86400)],
                 "textPerIP": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (300, 86400)],
                 "textPerCallingCode": [{"limit": 1_000_000, "windowSeconds": seconds} for seconds in (3600, 86400)],
-                "textBudget": [{"limit": 1_000_000_000, "windowSeconds": 86400}],
+                "textBudget": [{"limit": 1_000_000, "windowSeconds": 86400}],
                 "apiKeyRequestsPerMinute": 10_000_000,
             },
         }
