@@ -2,22 +2,22 @@
 itself, over HTTP/2 and TLS, to a local APNs (`Tests/support/apns_stub.py`, hypercorn), which checks the provider token
 (ES256, `kid`, `iss`) and records the push firebase-ios-sdk's `AuthNotificationManager` would read.
 
-The check of the receipt and secret a send then carries (`AppVerification.check`) and of captcha tokens runs in the
-Swift suite `AppVerificationTests` until the phone flows that call it exist; see docs/app-verification.md.
+A send then carrying the receipt and secret gets its text once (`accounts:sendVerificationCode`, to a local SMS
+gateway); the captcha checks run in the Swift suite `AppVerificationTests`; see docs/app-verification.md.
 """
 
 import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from harness import API_KEY, HTTP_TIMEOUT, REPO, error_message
+from harness import API_KEY, HTTP_TIMEOUT, REPO, error_message, post
+from sms import webhook_sms
 
 KEY_ID, TEAM_ID, BUNDLE_ID = "KEY1234567", "TEAM123456", "com.example.app"
 BAD, SLOW, DOWN = "00" * 32, "11" * 32, "22" * 32
@@ -75,10 +75,32 @@ def verify_client(server, token, sandbox=False, bundle_id=BUNDLE_ID, path="/v1/a
                          timeout=HTTP_TIMEOUT)
 
 
-def with_apns(start_latchkey, apns, **settings):
+def with_apns(start_latchkey, apns, sms=None, **settings):
     return start_latchkey(
         mode="production", apps={"ios": [{"teamId": TEAM_ID, "bundleId": BUNDLE_ID}]},
-        appVerification={"apns": apns.settings(**settings)})
+        appVerification={"apns": apns.settings(**settings)}, **({"sms": sms} if sms else {}))
+
+
+def test_the_ios_sdks_flow_a_pushed_receipt_admits_one_text(start_latchkey, apns, start_sms_gateway, monkeypatch):
+    """firebase-ios-sdk's order: verifyClient, the silent push, then sendVerificationCode with iosReceipt and iosSecret.
+    The receipt admits one text; a send without proof, or with the receipt again, texts nothing."""
+    gateway = start_sms_gateway()
+    server = with_apns(start_latchkey, apns, sms=webhook_sms(gateway, monkeypatch))
+    token = "C0FFEE00" * 8
+    assert verify_client(server, token).status_code == 200
+    receipt, secret = apns.credential(token)
+    body = {"phoneNumber": "+16505550101", "iosReceipt": receipt, "iosSecret": secret}
+    unproven = post(server, "accounts:sendVerificationCode", json={"phoneNumber": "+16505550101"})
+    assert error_message(unproven).startswith("MISSING_APP_CREDENTIAL"), unproven.text
+    wrong = post(server, "accounts:sendVerificationCode", json={**body, "iosSecret": "not-the-secret"})
+    assert error_message(wrong).startswith("INVALID_APP_CREDENTIAL"), wrong.text
+    sent = post(server, "accounts:sendVerificationCode", json=body)
+    assert sent.status_code == 200 and "sessionInfo" in sent.json(), sent.text
+    again = post(server, "accounts:sendVerificationCode", json={**body, "phoneNumber": "+16505550102"})
+    assert error_message(again).startswith("INVALID_APP_CREDENTIAL"), again.text
+    assert [text["to"] for text in gateway.wait_for(1)] == ["+16505550101"]
+    time.sleep(0.5)
+    assert len(gateway.texts()) == 1
 
 
 def test_verify_client_pushes_the_receipt_and_secret_as_the_ios_sdk_reads_them(start_latchkey, apns):

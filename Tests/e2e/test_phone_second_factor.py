@@ -10,9 +10,9 @@ import pytest
 import requests
 
 from conftest import ADMIN_TOKEN
-from harness import API_KEY, HTTP_TIMEOUT, PROJECT_ID, error_message, post, verify
+from harness import API_KEY, HTTP_TIMEOUT, NO_RATE_LIMITS, PROJECT_ID, error_message, post, verify
 from sms import webhook_sms
-from test_second_factor import APP_NAME, Mailbox
+from test_second_factor import APP_NAME, Mailbox, admin, enroll, link_sign_in, lookup, signed_in_by_link, start
 
 PHONE = "+16505550101"
 MASKED = "+*******0101"
@@ -136,3 +136,39 @@ def test_the_days_budget_stops_sign_in_codes_but_not_an_enrolled_accounts_challe
     # The spent budget shows in the metrics (and, once per window, in the audit trail as `rate_limited`).
     metrics = requests.get(f"{server.url}/metrics", timeout=HTTP_TIMEOUT).text
     assert 'latchkey_rate_limit_rejections_total{rule="textBudget"} 1' in metrics, metrics
+
+
+def test_an_account_with_both_kinds_an_email_link_challenge_and_the_takeover_rule(start_latchkey, start_sms_gateway, monkeypatch):
+    """An account may have an authenticator and a phone: an email-link sign-in lists both, and the phone's texted code
+    passes it. Factors set up before an address was proven go with the takeover, phones as authenticators do."""
+    gateway = start_sms_gateway()
+    limits = {**NO_RATE_LIMITS, "textPerNumber": [{"limit": 20, "windowSeconds": 60}]}
+    server = start(start_latchkey, sms=webhook_sms(gateway, monkeypatch), rateLimits=limits)
+    mail = Mailbox(server)
+    mallory = enroll(server, mail, signed_in_by_link(server, mail, "mallory@example.com"), "mallory@example.com")
+    started = v2(server, "mfaEnrollment:start", {"idToken": mallory.id_token, "phoneEnrollmentInfo": {"phoneNumber": PHONE}})
+    assert started.status_code == 200, started.text
+    enrolled = v2(server, "mfaEnrollment:finalize", {"idToken": mallory.id_token, "phoneVerificationInfo": {
+        "sessionInfo": started.json()["phoneSessionInfo"]["sessionInfo"], "code": code_of(gateway.wait_for(1)[0])}})
+    assert enrolled.status_code == 200, enrolled.text
+
+    answer, _ = link_sign_in(server, mail, "mallory@example.com")
+    hints = answer.json()["mfaInfo"]
+    assert sorted("phoneInfo" in hint for hint in hints) == [False, True] and any("totpInfo" in hint for hint in hints), hints
+    phone_hint = next(hint for hint in hints if "phoneInfo" in hint)
+    credential = answer.json()["mfaPendingCredential"]
+    texted = v2(server, "mfaSignIn:start", {"mfaPendingCredential": credential, "mfaEnrollmentId": phone_hint["mfaEnrollmentId"]})
+    assert texted.status_code == 200, texted.text
+    passed = v2(server, "mfaSignIn:finalize", {"mfaPendingCredential": credential, "phoneVerificationInfo": {
+        "sessionInfo": texted.json()["phoneResponseInfo"]["sessionInfo"], "code": code_of(gateway.wait_for(2)[1])}})
+    assert passed.status_code == 200, passed.text
+    claims = verify(server, passed.json()["idToken"])
+    assert claims["firebase"]["sign_in_second_factor"] == "phone" and claims["firebase"]["sign_in_provider"] == "password"
+
+    # The account ends up on the victim's address, unproven (an admin puts it there): the victim's email link takes it
+    # over without either factor's code, and both factors go.
+    moved = admin(server, "accounts:update", {"localId": mallory.local_id, "email": "victim@example.com"})
+    assert moved.status_code == 200, moved.text
+    victim = signed_in_by_link(server, mail, "victim@example.com")
+    assert victim["localId"] == mallory.local_id
+    assert "mfaInfo" not in lookup(server, victim["idToken"])
