@@ -5,7 +5,8 @@
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
 // in, and prints the ID token's claims. With --custom-token it signs in with a custom token a backend minted, read
 // from standard input (never from the command line, which other users can see); with --phone it texts NUMBER a code
-// and reads the code from standard input.
+// and reads the code from standard input. An account with a second factor is asked for it: a phone factor's code is
+// texted to it, an authenticator's typed in.
 // The session is kept in FILE (mode 0600; by default one per service), so the
 // next run against the same service is already signed in.
 import Foundation
@@ -81,6 +82,21 @@ func ask(_ prompt: String) throws -> String {
     return line.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// Finishes a sign-in stopped at the account's second factor, as Firebase's guides do with `MultiFactorResolver`: the
+/// first factor listed; a phone gets its code texted, an authenticator app's code is typed.
+func passSecondFactor(_ resolver: MultiFactorResolver, auth: Auth) async throws -> User {
+    guard let hint = resolver.hints.first else { throw Failure("the account asks for a second factor and lists none") }
+    if let phone = hint as? PhoneMultiFactorInfo {
+        let provider = PhoneAuthProvider.provider(auth: auth)
+        let verificationID = try await provider.verifyPhoneNumber(with: phone, multiFactorSession: resolver.session)
+        say("A code is on its way to \(phone.phoneNumber).")
+        let credential = provider.credential(withVerificationID: verificationID, verificationCode: try ask("Code:"))
+        return try await resolver.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(with: credential)).user
+    }
+    let code = try ask("Code from the authenticator app \(hint.displayName ?? hint.uid):")
+    return try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: code)).user
+}
+
 func run() async throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     if options.help {
@@ -120,7 +136,12 @@ func run() async throws {
         try await auth.sendSignInLink(toEmail: email, actionCodeSettings: ActionCodeSettings(url: service, handleCodeInApp: true))
         say("A sign-in link is on its way to \(email).")
         let link = try ask("Paste the link from the email, or the code it shows:")
-        user = try await auth.signIn(withEmail: email, link: link).user
+        do {
+            user = try await auth.signIn(withEmail: email, link: link).user
+        } catch let error as AuthError where error.code == .secondFactorRequired {
+            guard let resolver = error.resolver else { throw error }
+            user = try await passSecondFactor(resolver, auth: auth)
+        }
         say("Signed in as \(user.email ?? user.uid).")
     }
     let token = try await user.getIDTokenResult()
