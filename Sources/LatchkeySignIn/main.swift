@@ -1,25 +1,30 @@
 // latchkey-signin: email-link sign-in from a terminal, built on LatchkeyAuth.
 //
-//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER] [--sign-out] [--help]
+//     latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER]
+//                     [--enroll-phone NUMBER] [--sign-out] [--help]
 //
 // Asks for an address, mails it a sign-in link, waits for the link (or the code the email shows) to be pasted, signs
 // in, and prints the ID token's claims. With --custom-token it signs in with a custom token a backend minted, read
 // from standard input (never from the command line, which other users can see); with --phone it texts NUMBER a code
 // and reads the code from standard input. An account with a second factor is asked for it: a phone factor's code is
-// texted to it, an authenticator's typed in.
+// texted to it, an authenticator's typed in. With --enroll-phone, the signed-in user then enrolls NUMBER as a second
+// factor with the code texted to it.
 // The session is kept in FILE (mode 0600; by default one per service), so the
 // next run against the same service is already signed in.
 import Foundation
 import LatchkeyAuth
 
 let usage = """
-    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER] [--sign-out] [--help]
+    usage: latchkey-signin [--service URL] [--api-key KEY] [--session FILE] [--custom-token | --phone NUMBER]
+                           [--enroll-phone NUMBER] [--sign-out] [--help]
       --service URL   the Latchkey service (default http://localhost:8080)
       --api-key KEY   one of its API keys (default dev-api-key)
       --session FILE  where the session is kept (default one per service: signin-SCHEME-HOST-PORT.json
                       in $XDG_CONFIG_HOME/latchkey, else ~/.config/latchkey)
       --custom-token  sign in with a custom token read from standard input instead of an email link
       --phone NUMBER  sign in with a code texted to NUMBER, read from standard input
+      --enroll-phone NUMBER
+                      once signed in, enroll NUMBER as a second factor with the code texted to it
       --sign-out      forget the stored session
       --help          print this
     """
@@ -32,6 +37,7 @@ struct Options {
     var signOut = false
     var customToken = false
     var phoneNumber: String?
+    var enrolledPhone: String?
     var help = false
 
     init(_ arguments: [String]) throws {
@@ -42,12 +48,13 @@ struct Options {
             case "--sign-out": signOut = true
             case "--custom-token": customToken = true
             case "--help", "-h": help = true
-            case "--service", "--api-key", "--session", "--phone":
+            case "--service", "--api-key", "--session", "--phone", "--enroll-phone":
                 guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value\n\(usage)") }
                 switch flag {
                 case "--service": serviceText = value
                 case "--api-key": apiKey = value
                 case "--phone": phoneNumber = value
+                case "--enroll-phone": enrolledPhone = value
                 default: session = URL(fileURLWithPath: value)
                 }
             default: throw Failure("unknown option \(flag)\n\(usage)")
@@ -143,6 +150,15 @@ func run() async throws {
             user = try await passSecondFactor(resolver, auth: auth)
         }
         say("Signed in as \(user.email ?? user.uid).")
+    }
+    if let number = options.enrolledPhone {
+        // Firebase's enrollment: a multi-factor session of the signed-in user, the code texted, its credential enrolled.
+        let phone = PhoneAuthProvider.provider(auth: auth)
+        let verificationID = try await phone.verifyPhoneNumber(number, multiFactorSession: try await user.multiFactor.session())
+        say("A code is on its way to \(number).")
+        let credential = phone.credential(withVerificationID: verificationID, verificationCode: try ask("Code:"))
+        try await user.multiFactor.enroll(with: PhoneMultiFactorGenerator.assertion(with: credential), displayName: nil)
+        say("\(number) is now a second factor.")
     }
     let token = try await user.getIDTokenResult()
     let claims = try JSONSerialization.data(withJSONObject: token.claims, options: [.prettyPrinted, .sortedKeys])

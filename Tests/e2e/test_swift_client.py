@@ -15,10 +15,7 @@ import subprocess
 
 from pathlib import Path
 
-import requests
-
-from conftest import ADMIN_TOKEN
-from harness import API_KEY, HTTP_TIMEOUT, NO_RATE_LIMITS, PROJECT_ID, REPO, post, read_email, read_link
+from harness import API_KEY, NO_RATE_LIMITS, REPO, read_email, read_link
 from sms import webhook_sms
 
 # Built by the client package at the repository's root (`swift build`), not by the server's.
@@ -178,35 +175,36 @@ def test_signs_in_with_a_texted_code(start_latchkey, start_sms_gateway, monkeypa
     assert "Already signed in as +16505550101." in again and claims_in(again)["sub"] == claims["sub"], again
 
 
-def test_an_email_link_sign_in_passes_a_phone_second_factor(start_latchkey, start_sms_gateway, monkeypatch, tmp_path):
-    """The seed's second-factor flow through LatchkeyAuth against the live binary: the email link stops at the phone
-    factor, the tool takes the `MultiFactorResolver`, texts the `PhoneMultiFactorInfo` hint (`PhoneAuthProvider`) and
+def test_a_phone_second_factor_enrolled_and_passed_through_the_client(start_latchkey, start_sms_gateway, monkeypatch, tmp_path):
+    """The seed's second-factor flow through LatchkeyAuth against the live binary: `--enroll-phone` enrolls the number
+    (`multiFactor.session`, `PhoneAuthProvider.verifyPhoneNumber(_:multiFactorSession:)`, `enroll(with:)`); the next
+    email link stops at it, and the tool takes the `MultiFactorResolver`, texts the `PhoneMultiFactorInfo` hint and
     resolves with `PhoneMultiFactorGenerator.assertion` (issue #34)."""
     gateway = start_sms_gateway()
-    server = start_latchkey(sms=webhook_sms(gateway, monkeypatch), mfa={"state": "ENABLED"}, adminTokens=[ADMIN_TOKEN],
-                            emailLink={"codeLifetimeSeconds": 600},
+    server = start_latchkey(sms=webhook_sms(gateway, monkeypatch), mfa={"state": "ENABLED"}, emailLink={"codeLifetimeSeconds": 600},
                             rateLimits={**NO_RATE_LIMITS, "textPerNumber": [{"limit": 5, "windowSeconds": 60}]})
-    created = requests.post(f"{server.url}/v1/projects/{PROJECT_ID}/accounts", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
-                            json={"email": "ada@example.com", "password": "ada's password", "emailVerified": True}, timeout=HTTP_TIMEOUT)
-    assert created.status_code == 200, created.text
-    id_token = post(server, "accounts:signInWithPassword", json={"email": "ada@example.com", "password": "ada's password"}).json()["idToken"]
-    started = requests.post(f"{server.url}/v2/accounts/mfaEnrollment:start", params={"key": API_KEY}, timeout=HTTP_TIMEOUT,
-                            json={"idToken": id_token, "phoneEnrollmentInfo": {"phoneNumber": "+16505550101"}})
-    [text] = gateway.wait_for(1)
-    enrolled = requests.post(f"{server.url}/v2/accounts/mfaEnrollment:finalize", params={"key": API_KEY}, timeout=HTTP_TIMEOUT, json={
-        "idToken": id_token, "phoneVerificationInfo": {"sessionInfo": started.json()["phoneSessionInfo"]["sessionInfo"], "code": texted(text)}})
-    assert enrolled.status_code == 200, enrolled.text
-    read_email(server, 2)  # the notice of the phone added: files are numbered by outbox row, and the text was the first
     session = tmp_path / "client" / "session.json"
 
-    def answer(process):
+    def enrollment(process):
         type_line(process, "ada@example.com")
-        type_line(process, read_link(server, 3))
-        challenge = gateway.wait_for(2)[1]
-        assert challenge["to"] == "+16505550101", challenge
-        type_line(process, texted(challenge))
+        type_line(process, read_link(server, 1))
+        [text] = gateway.wait_for(1)
+        type_line(process, texted(text))
 
-    output = run(server, session, answers=answer)
+    enrolled = run(server, session, "--enroll-phone", "+1 650 555 0101", answers=enrollment)
+    assert "+1 650 555 0101 is now a second factor." in enrolled, enrolled
+    assert claims_in(enrolled)["firebase"]["sign_in_second_factor"] == "phone"
+    assert "Signed out." in run(server, session, "--sign-out")
+    read_email(server, 3)  # the notice of the phone added: files are numbered by outbox row, texts included
+
+    def challenge(process):
+        type_line(process, "ada@example.com")
+        type_line(process, read_link(server, 4))
+        text = gateway.wait_for(2)[1]
+        assert text["to"] == "+16505550101", text
+        type_line(process, texted(text))
+
+    output = run(server, session, answers=challenge)
     assert "A code is on its way to +*******0101." in output and "Signed in as ada@example.com." in output, output
     claims = claims_in(output)
     assert claims["firebase"]["sign_in_second_factor"] == "phone" and claims["firebase"]["sign_in_provider"] == "password"
