@@ -9,6 +9,7 @@ import firebase_admin
 import pytest
 
 from harness import PROJECT_ID, REPO, SHARED_PUBLIC_URL, SHARED_SECRET, Latchkey, free_port
+from oidc import OIDCProvider
 from smtp import SMTPSink
 from sms import SMSGateway
 
@@ -53,6 +54,14 @@ def admin(start_latchkey, monkeypatch, request):
     app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"latchkey-{uuid.uuid4()}")
     yield server, app
     firebase_admin.delete_app(app)
+
+
+@pytest.fixture
+def provider(tmp_path):
+    """A real OpenID Connect provider on loopback (PyPI's oidc-provider-mock), stopped when the test ends."""
+    provider = OIDCProvider(tmp_path / "provider.log").start()
+    yield provider
+    provider.stop()
 
 
 @pytest.fixture

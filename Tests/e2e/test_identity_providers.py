@@ -10,18 +10,10 @@ import uuid
 from urllib.parse import quote
 
 import firebase_admin
-import pytest
 from firebase_admin import auth
 
 from harness import PROJECT_ID, error_message, post, refresh, verify
 from oidc import OIDCProvider
-
-
-@pytest.fixture
-def provider(tmp_path):
-    provider = OIDCProvider(tmp_path / "provider.log").start()
-    yield provider
-    provider.stop()
 
 
 def sign_in(server, id_token, provider_id="oidc.mock", **extra):

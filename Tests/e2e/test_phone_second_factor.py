@@ -172,3 +172,31 @@ def test_an_account_with_both_kinds_an_email_link_challenge_and_the_takeover_rul
     victim = signed_in_by_link(server, mail, "victim@example.com")
     assert victim["localId"] == mallory.local_id
     assert "mfaInfo" not in lookup(server, victim["idToken"])
+
+
+def test_an_identity_provider_sign_in_stops_at_a_phone_factor(start_latchkey, start_sms_gateway, monkeypatch, provider):
+    gateway = start_sms_gateway()
+    server = start(start_latchkey, sms=webhook_sms(gateway, monkeypatch), identityProviders=[provider.settings()],
+                   rateLimits={**NO_RATE_LIMITS, "textPerNumber": [{"limit": 20, "windowSeconds": 60}]})
+    claims = {"email": "carol@example.com", "email_verified": True}
+
+    def sign_in():
+        body = {"requestUri": "http://localhost", "postBody": f"id_token={provider.id_token('carol-1', claims)}&providerId=oidc.mock",
+                "returnSecureToken": True}
+        return post(server, "accounts:signInWithIdp", json=body)
+
+    first = sign_in().json()
+    started = v2(server, "mfaEnrollment:start", {"idToken": first["idToken"], "phoneEnrollmentInfo": {"phoneNumber": PHONE}})
+    enrolled = v2(server, "mfaEnrollment:finalize", {"idToken": first["idToken"], "phoneVerificationInfo": {
+        "sessionInfo": started.json()["phoneSessionInfo"]["sessionInfo"], "code": code_of(gateway.wait_for(1)[0])}})
+    assert enrolled.status_code == 200, enrolled.text
+
+    challenge = sign_in().json()
+    assert "idToken" not in challenge and challenge["federatedId"] == "carol-1", challenge
+    [hint] = challenge["mfaInfo"]
+    texted = v2(server, "mfaSignIn:start", {"mfaPendingCredential": challenge["mfaPendingCredential"], "mfaEnrollmentId": hint["mfaEnrollmentId"]})
+    finished = v2(server, "mfaSignIn:finalize", {"mfaPendingCredential": challenge["mfaPendingCredential"], "phoneVerificationInfo": {
+        "sessionInfo": texted.json()["phoneResponseInfo"]["sessionInfo"], "code": code_of(gateway.wait_for(2)[1])}})
+    assert finished.status_code == 200, finished.text
+    token_claims = verify(server, finished.json()["idToken"], provider="oidc.mock")
+    assert token_claims["firebase"]["sign_in_second_factor"] == "phone"

@@ -10,17 +10,9 @@ import requests
 from firebase_admin import auth, exceptions
 
 from harness import HTTP_TIMEOUT, PROJECT_ID, error_message, post
-from oidc import OIDCProvider
 
 OWNER = "owner"
 CALLBACK = "http://localhost/callback"
-
-
-@pytest.fixture
-def provider(tmp_path):
-    provider = OIDCProvider(tmp_path / "provider.log").start()
-    yield provider
-    provider.stop()
 
 
 def code_flow_sign_in(server, provider, provider_id, subject):

@@ -27,7 +27,6 @@ from harness import (
     API_KEY, HTTP_TIMEOUT, MAIL_TIMEOUT, NO_RATE_LIMITS, PROJECT_ID, code_of, complete, error_message, post, read_link, refresh, send,
     verify,
 )
-from oidc import OIDCProvider
 
 ADMIN_TOKEN = "owner"
 APP_NAME = "Latchkey"  # the default `appName`: the issuer the SDKs put in the otpauth URI, and the name in email subjects
@@ -222,13 +221,6 @@ def enrolled(start_latchkey):
     server = start(start_latchkey)
     mail = Mailbox(server)
     return enroll(server, mail, signed_in_by_link(server, mail, "alice@example.com"), "alice@example.com")
-
-
-@pytest.fixture
-def provider(tmp_path):
-    provider = OIDCProvider(tmp_path / "provider.log").start()
-    yield provider
-    provider.stop()
 
 
 # --- Enrollment -------------------------------------------------------------------------------------
