@@ -44,13 +44,15 @@ package func makeStore(
             summary: "\(storage.sqlitePath) (\(try await store.durability()))", appliedMigrations: store.applied)
     case .postgres:
         guard let settings = storage.postgres else { throw StartupError("storage.postgres: missing for storage.kind \"postgres\"") }
-        let store = try PostgresStore(settings: settings, logger: logger)
+        let tls = try await PostgresStore.probeTLS(settings)
+        let store = try PostgresStore(settings: settings, probeTLS: tls, logger: logger)
         let connections = PostgresClientService(pool: store.pool)
         let applied: [String]
+        let replication: String
         do {
-            applied = try await withDeadline(seconds: settings.connectTimeoutSeconds + 5) {
-                try await PostgresStore.refusePermanentRefusals(settings, logger: logger)
-                return try await store.migrate()
+            (applied, replication) = try await withDeadline(seconds: settings.connectTimeoutSeconds + 5) {
+                try await PostgresStore.refuseUnusableHosts(settings, tls: tls, logger: logger)
+                return (try await store.migrate(), try await store.replication())
             }
         } catch let error as StartupError {
             throw error
@@ -59,7 +61,7 @@ package func makeStore(
         }
         let sweeper = ExpiredRowSweeper(store: store, clock: clock, policy: policy, logger: logger)
         return OpenedStore(
-            store: store, services: [connections, sweeper], sweeper: sweeper, summary: "\(settings.displayName) (pool \(settings.poolSize))",
+            store: store, services: [connections, sweeper], sweeper: sweeper, summary: "\(settings.displayName) (pool \(settings.poolSize)\(replication))",
             appliedMigrations: applied)
     }
 }

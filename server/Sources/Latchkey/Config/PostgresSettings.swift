@@ -2,10 +2,13 @@ import Foundation
 
 /// How to reach PostgreSQL (`storage.postgres`).
 ///
-/// - `url` (string): `postgres://user@host:port/database`; or the parts below. A password in the URL is refused:
-///   passwords come from the environment.
+/// - `url` (string): `postgres://user@host:port/database`, or with several hosts in libpq's form
+///   `postgres://user@host1:port1,host2:port2/database?target_session_attrs=read-write`; or the parts below. A password
+///   in the URL is refused: passwords come from the environment.
 /// - `host` (string, default `"127.0.0.1"`), `port` (integer, default 5432), `database` (string, default
 ///   `"latchkey"`), `user` (string, default `"latchkey"`).
+/// - `hosts` (list of `"host:port"` strings, the port 5432 when left out): a primary and its standbys, instead of
+///   `host` and `port`; transactions go to the one that takes writes, found again after a failover.
 /// - `passwordEnv` (string, optional): the environment variable holding the password.
 /// - `tls` (`"disable"`, `"require"` or `"verify-full"`, default `"verify-full"`): `require` encrypts without checking
 ///   the server's certificate; `verify-full` checks it and its name against `caFile`.
@@ -19,8 +22,8 @@ package struct PostgresSettings: Sendable, Equatable {
         case verifyFull = "verify-full"
     }
 
-    package var host: String
-    package var port: Int
+    /// The servers, in the order given: with several, whichever is the primary takes the transactions.
+    package var hosts: [PostgresHost]
     package var database: String
     package var user: String
     package var password: String?
@@ -32,11 +35,10 @@ package struct PostgresSettings: Sendable, Equatable {
     package var connectTimeoutSeconds: Int
 
     package init(
-        host: String = "127.0.0.1", port: Int = 5432, database: String = "latchkey", user: String = "latchkey", password: String? = nil,
+        hosts: [PostgresHost] = [PostgresHost("127.0.0.1")], database: String = "latchkey", user: String = "latchkey", password: String? = nil,
         passwordEnv: String? = nil, tls: TLSMode = .disable, caFile: String? = nil, poolSize: Int = 10, connectTimeoutSeconds: Int = 5
     ) {
-        self.host = host
-        self.port = port
+        self.hosts = hosts
         self.database = database
         self.user = user
         self.password = password
@@ -48,23 +50,36 @@ package struct PostgresSettings: Sendable, Equatable {
     }
 
     /// Where the database is, without its password, for messages and the start-up line.
-    package var displayName: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    package var displayName: String { "postgres://\(user)@\(hosts.map(\.description).joined(separator: ","))/\(database)" }
 
     init(_ read: inout ConfigSectionReader, environment: [String: String]) {
         self.init()
         if let text = read.string("storage.postgres.url") {
-            if let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme), let host = url.host, !host.isEmpty {
-                self.host = host
-                port = url.port ?? 5432
-                if let name = url.path.split(separator: "/").first { database = String(name) }
-                if let user = url.user { self.user = user }
-                if url.password != nil { read.problems.add("storage.postgres.url", "must not hold a password: name its variable in passwordEnv") }
-            } else {
-                read.problems.add("storage.postgres.url", "expected postgres://user@host:port/database")
+            do {
+                let url = try PostgresURL(text)
+                hosts = url.hosts
+                database = url.database ?? database
+                user = url.user ?? user
+            } catch {
+                read.problems.add("storage.postgres.url", error.description)
             }
         }
-        host = read.string("storage.postgres.host") ?? host
-        port = read.int("storage.postgres.port", default: port, in: 1...65_535)
+        let host = read.string("storage.postgres.host")
+        if let port = read.int("storage.postgres.port") {
+            if !(1...65_535).contains(port) { read.problems.add("storage.postgres.port", "must be between 1 and 65535, got \(port)") }
+            if hosts.count > 1 { read.problems.add("storage.postgres.port", "names one port for several hosts: write each one's port with it") }
+            hosts[0].port = port
+        }
+        if let host { hosts[0].name = host }
+        if let list = read.stringArray("storage.postgres.hosts") {
+            if host != nil { read.problems.add("storage.postgres.hosts", "give host or hosts, not both") }
+            let parsed = list.map { PostgresHost(listed: $0) }
+            if list.isEmpty || parsed.contains(nil) {
+                read.problems.add("storage.postgres.hosts", "expected a list of \"host:port\" (the port 5432 when left out)")
+            } else {
+                hosts = parsed.compactMap { $0 }
+            }
+        }
         database = read.string("storage.postgres.database") ?? database
         user = read.string("storage.postgres.user") ?? user
         if let variable = read.string("storage.postgres.passwordEnv") {
@@ -83,4 +98,35 @@ package struct PostgresSettings: Sendable, Equatable {
         poolSize = read.int("storage.postgres.poolSize", default: 10, in: 1...200)
         connectTimeoutSeconds = read.int("storage.postgres.connectTimeoutSeconds", default: 5, in: 1...120)
     }
+}
+
+/// One PostgreSQL server of `storage.postgres`.
+package struct PostgresHost: Sendable, Equatable, CustomStringConvertible {
+    package var name: String
+    package var port: Int
+
+    package init(_ name: String, port: Int = 5432) {
+        self.name = name
+        self.port = port
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`, as URLs and `storage.postgres.hosts` write a server; nil for
+    /// anything else.
+    init?(listed text: some StringProtocol) {
+        var name = Substring(text)
+        var port = 5432
+        if let colon = name.lastIndex(of: ":"), !name.hasPrefix("[") || name[..<colon].hasSuffix("]") {
+            guard let number = Int(name[name.index(after: colon)...]), (1...65_535).contains(number) else { return nil }
+            port = number
+            name = name[..<colon]
+        }
+        if name.hasPrefix("[") {
+            guard name.hasSuffix("]") else { return nil }
+            name = name.dropFirst().dropLast()
+        }
+        guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "@" || $0 == "," || $0.isWhitespace }) else { return nil }
+        self.init(String(name), port: port)
+    }
+
+    package var description: String { name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)" }
 }

@@ -16,9 +16,51 @@ import Testing
             #expect(
                 configuration.storage.postgres
                     == PostgresSettings(
-                        host: "db.internal", port: 6543, database: "auth", user: "lk", password: "s3cret", passwordEnv: "LK_DB_PASSWORD",
+                        hosts: [PostgresHost("db.internal", port: 6543)], database: "auth", user: "lk", password: "s3cret", passwordEnv: "LK_DB_PASSWORD",
                         tls: .require, poolSize: 20))
             #expect(configuration.storage.postgres?.displayName == "postgres://lk@db.internal:6543/auth")
+        }
+    }
+
+    /// libpq's multi-host URL, as `pg_autoctl show uri` prints it, and the `hosts` list name a primary and its standbys.
+    @Test func severalHostsMakeOneStore() async throws {
+        try await withWorkspace { workspace in
+            let fromURL = try await workspace.configuration([
+                "storage.kind": "postgres",
+                "storage.postgres": [
+                    "url": "postgresql://lk@10.0.0.1:6001,db-b,[fd00::2]:6003/auth?target_session_attrs=read-write&sslmode=disable", "tls": "disable",
+                ],
+            ])
+            let expected = [PostgresHost("10.0.0.1", port: 6001), PostgresHost("db-b"), PostgresHost("fd00::2", port: 6003)]
+            #expect(fromURL.storage.postgres?.hosts == expected)
+            #expect(fromURL.storage.postgres?.displayName == "postgres://lk@10.0.0.1:6001,db-b:5432,[fd00::2]:6003/auth")
+            let fromList = try await workspace.configuration([
+                "storage.kind": "postgres", "storage.postgres": ["hosts": ["10.0.0.1:6001", "db-b", "[fd00::2]:6003"], "tls": "disable"],
+            ])
+            #expect(fromList.storage.postgres?.hosts == expected)
+        }
+    }
+
+    @Test func aHostListThatCannotBeUsedIsNamed() async throws {
+        try await withWorkspace { workspace in
+            func problems(_ postgres: [String: Any]) async throws -> [String] {
+                var section = postgres
+                section["tls"] = "disable"
+                return try await workspace.problems(["storage.kind": "postgres", "storage.postgres": section])
+            }
+            let cases: [([String: Any], String, String)] = [
+                (["url": "postgres://lk@a:1,b:1/db?target_session_attrs=any"], "storage.postgres.url", "target_session_attrs=any"),
+                (["url": "postgres://lk@a:1,,b/db"], "storage.postgres.url", "several hosts"),
+                (["url": "postgres://lk@a:70000/db"], "storage.postgres.url", "expected"),
+                (["hosts": ["a:1", "b:x"]], "storage.postgres.hosts", "host:port"),
+                (["hosts": [String]()], "storage.postgres.hosts", "host:port"),
+                (["hosts": ["a", "b"], "host": "c"], "storage.postgres.hosts", "not both"),
+                (["url": "postgres://lk@a,b/db", "port": 6000], "storage.postgres.port", "several hosts"),
+            ]
+            for (section, key, words) in cases {
+                let found = try await problems(section)
+                #expect(found.contains { $0.hasPrefix(key) && $0.contains(words) }, "\(section): \(found)")
+            }
         }
     }
 

@@ -1,13 +1,17 @@
 import PostgresNIO
 import ServiceLifecycle
 
-/// Runs a `PostgresClient`'s connection pool from the moment the store opens (migrations need it before the server
-/// starts) for as long as any copy of the store is in use; the last one gone stops it.
+/// Runs the store's connection pools (one per host) from the moment the store opens (migrations need them before
+/// the server starts) for as long as any copy of the store is in use; the last one gone stops them.
 final class PostgresClientRun: Sendable {
     private let running: Task<Void, Never>
 
-    init(client: PostgresClient) {
-        running = Task { await client.run() }
+    init(clients: [PostgresClient]) {
+        running = Task {
+            await withDiscardingTaskGroup { group in
+                for client in clients { group.addTask { await client.run() } }
+            }
+        }
     }
 
     func stop() async {

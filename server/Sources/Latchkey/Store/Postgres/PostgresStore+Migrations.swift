@@ -13,7 +13,7 @@ extension PostgresStore {
     /// Applies the migrations this database lacks, under an advisory lock, and returns their names. A database that
     /// holds a migration this build does not know was migrated by a newer Latchkey and is refused.
     func migrate() async throws -> [String] {
-        try await client.withConnection { connection in
+        try await withPrimaryConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
             do {
                 let applied = try await applyMigrations(on: connection)

@@ -11,24 +11,34 @@ import ServiceLifecycle
 /// statements hold the invariants, and a transaction that PostgreSQL aborts for a serialization failure or a deadlock
 /// is run again, a bounded number of times (bodies leave their side effects to after the commit, so they may be).
 package struct PostgresStore: Store {
-    let client: PostgresClient
-    /// Keeps the pool running while the store is in use (a command may hold the store alone).
+    /// A pool per host of `storage.postgres`; only the primary's is used (`route`).
+    let clients: [PostgresClient]
+    let route: PrimaryRoute
+    /// Keeps the pools running while the store is in use (a command may hold the store alone).
     let pool: PostgresClientRun
     let logger: Logger
-    /// How long a transaction may wait for a connection before the store counts as unavailable.
+    /// How long a transaction may take, from waiting for a connection to its commit, before the store counts as
+    /// unavailable.
     let connectionWait: Int
-    /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another.
+    /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another, or its primary
+    /// is lost before its commit.
     static let attempts = 3
 
-    package init(settings: PostgresSettings, logger: Logger) throws {
-        var configuration = PostgresClient.Configuration(
-            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
-            tls: try Self.tls(settings))
-        configuration.options.maximumConnections = settings.poolSize
-        configuration.options.minimumConnections = 0
-        configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        pool = PostgresClientRun(client: client)
+    /// `probeTLS` is what the connections asking hosts for their role use (`probeTLS(_:)`).
+    package init(settings: PostgresSettings, probeTLS: PostgresConnection.Configuration.TLS, logger: Logger) throws {
+        let tls = try Self.tls(settings)
+        clients = settings.hosts.map { host in
+            var configuration = PostgresClient.Configuration(
+                host: host.name, port: host.port, username: settings.user, password: settings.password, database: settings.database, tls: tls)
+            configuration.options.maximumConnections = settings.poolSize
+            configuration.options.minimumConnections = 0
+            configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
+            return PostgresClient(configuration: configuration, backgroundLogger: logger)
+        }
+        route = PrimaryRoute(hosts: settings.hosts, logger: logger) { host in
+            await Self.role(of: host, settings: settings, tls: probeTLS, logger: logger)
+        }
+        pool = PostgresClientRun(clients: clients)
         self.logger = logger
         connectionWait = settings.connectTimeoutSeconds
     }
@@ -68,29 +78,52 @@ package struct PostgresStore: Store {
         // A write waits for a row another holds no longer than the whole transaction may take: past that it gives up
         // rather than commit after its caller was answered.
         let lockTimeout = holdsLocks ? max(connectionWait - 1, 1) : nil
-        var attempt = 1
-        while true {
-            do {
-                return try await withConnection { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
-            } catch let error as PSQLError where error.isConflictWithAnotherTransaction && attempt < Self.attempts {
-                attempt += 1
-            } catch let error as PSQLError where error.sqlState == "55P03" {
-                throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
+        return try await withinDeadline {
+            var attempt = 1
+            while true {
+                let host = try await route.primary()
+                do {
+                    return try await clients[host].withConnection { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
+                } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
+                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
+                    attempt += 1
+                } catch let error as PSQLError where error.sqlState == "55P03" {
+                    throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
+                } catch let error where error.primaryIsLost {
+                    // Nothing was committed: the transaction may run again on the new primary, within the deadline.
+                    await route.lost(host)
+                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: \(error)") }
+                    attempt += 1
+                } catch let error as CommitOutcomeUnknown {
+                    await route.lost(host)
+                    throw StoreUnavailable("PostgreSQL: \(error)")
+                }
             }
         }
     }
 
     /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns; with
-    /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction.
+    /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction. The first
+    /// statement confirms that the server takes writes when the primary can move (and always when it sets the lock
+    /// timeout, as it costs no extra round trip).
     func run<T: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, lockTimeout: Int? = nil,
         on connection: PostgresConnection
     ) async throws -> T {
         try await connection.query(begin, logger: logger)
-        if let lockTimeout { try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(lockTimeout)s'"), logger: logger) }
         do {
+            if let lockTimeout {
+                try await Self.confirmPrimary(
+                    "SELECT pg_is_in_recovery(), set_config('lock_timeout', \("\(lockTimeout)s"), true)", on: connection, logger: logger)
+            } else if route.canMove {
+                try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
+            }
             let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
-            try await connection.query("COMMIT", logger: logger)
+            do {
+                try await connection.query("COMMIT", logger: logger)
+            } catch let error as PSQLError where error.isConnectionFailure {
+                throw CommitOutcomeUnknown(error: error)
+            }
             return value
         } catch {
             // A broken connection rolls back by itself; the body's own error is the one to report.
@@ -99,17 +132,56 @@ package struct PostgresStore: Store {
         }
     }
 
-    /// A pooled connection for `body`; a database that gives none in time, or drops the connection, is unavailable
-    /// rather than a hang or a 500.
-    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let client = client
+    /// Runs `body` within the transaction deadline: a database that gives no connection in time, or no primary, is
+    /// unavailable rather than a hang or a 500.
+    private func withinDeadline<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await withDeadline(seconds: connectionWait) { try await client.withConnection(body) }
+            return try await withDeadline(seconds: connectionWait, body)
         } catch let error as DeadlineExceeded {
+            // The primary may be gone without a connection having said so: a pool waits on a dead host silently.
+            await route.recheck()
             throw StoreUnavailable("PostgreSQL: \(error)")
         } catch let error as PSQLError where error.isConnectionFailure {
             throw StoreUnavailable("PostgreSQL: \(error.code)")
         }
+    }
+
+    /// A pooled connection to the primary for `body`, confirmed to take writes, within the transaction deadline.
+    func withPrimaryConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let host = try await withinDeadline { try await route.primary() }
+        return try await clients[host].withConnection { connection in
+            try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
+            return try await body(connection)
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Runs `query`, whose first column is `pg_is_in_recovery()`, and refuses a server in recovery.
+    static func confirmPrimary(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
+        for try await row in try await connection.query(query, logger: logger) {
+            if let inRecovery = row.first, try inRecovery.decode(Bool.self) { throw ServerIsStandby() }
+        }
+    }
+}
+
+/// A COMMIT whose answer was lost with its connection: it may have committed or not, so it is reported as failed.
+struct CommitOutcomeUnknown: Error, CustomStringConvertible {
+    let error: PSQLError
+    var description: String { "the connection was lost during COMMIT (\(error.code)); whether it committed is unknown" }
+}
+
+/// The server a transaction ran on takes no writes: a standby, or a primary being demoted.
+struct ServerIsStandby: Error, CustomStringConvertible {
+    var description: String { "the server is a standby (in recovery)" }
+}
+
+extension Error {
+    /// The primary went away or stopped taking writes before a COMMIT was sent: nothing of the transaction stays.
+    var primaryIsLost: Bool {
+        if self is ServerIsStandby { return true }
+        guard let error = self as? PSQLError else { return false }
+        return error.isConnectionFailure || error.sqlState == "25006"
     }
 }
 
