@@ -64,7 +64,7 @@ package struct ProviderHTTPClient: Sendable {
         } catch let failure as ProviderFailure {
             throw failure
         } catch {
-            throw ProviderFailure.invalidResponse("\(what) failed: \(Self.describe(error))")
+            throw ProviderFailure.invalidResponse("\(what) failed: \(describeTransportFailure(error))")
         }
     }
 
@@ -75,18 +75,5 @@ package struct ProviderHTTPClient: Sendable {
             if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1]), seconds >= 0 { return TimeInterval(seconds) }
         }
         return nil
-    }
-
-    /// A short name for a transport failure, with no URL query (a code or token could sit there).
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
-            case .remoteConnectionClosed: return "connection closed"
-            default: break
-            }
-        }
-        if error is NIOTooManyBytesError { return "answer too large" }
-        return "could not connect"
     }
 }

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOPosix
 
 /// POSTs a text to an SMS provider over the process's shared HTTP client (`ProviderHTTPClient.shared`: no redirects,
 /// connections reused) with one deadline around the whole exchange, so a gateway that is down, slow or answers
@@ -44,7 +43,7 @@ struct GatewayHTTPClient: Sendable {
                 return Answer(status: Int(response.status.code), body: Data(buffer: body))
             }
         } catch {
-            throw .unavailable(gateway: name, reason: Self.describe(error))
+            throw .unavailable(gateway: name, reason: describeTransportFailure(error))
         }
         switch answer.status {
         case 200..<300: return answer
@@ -52,20 +51,5 @@ struct GatewayHTTPClient: Sendable {
         case 400..<500: throw .refused(gateway: name, status: answer.status, code: errorCode(answer.body))
         default: throw .unavailable(gateway: name, reason: "HTTP \(answer.status)")
         }
-    }
-
-    /// A short name for a transport failure, with no URL (a webhook's URL may carry a token).
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? DeadlineExceeded { return error.description }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
-            case .remoteConnectionClosed: return "connection closed"
-            default: break
-            }
-        }
-        if error is NIOTooManyBytesError { return "answer too large" }
-        if error is NIOConnectionError || error is IOError { return "could not connect" }
-        return "no HTTP answer"
     }
 }

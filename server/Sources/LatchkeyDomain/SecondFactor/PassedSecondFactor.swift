@@ -9,8 +9,8 @@ package struct PassedSecondFactor: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// The factor a session row names: its id and kind (none on rows from before phone factors, which passed an
-    /// authenticator app).
+    /// The factor a session row or an ID token names: its id and kind (none on rows and tokens from before phone
+    /// factors, which passed an authenticator app).
     package init?(stored id: String?, kind: String?) {
         guard let id else { return nil }
         self.init(id: id, kind: kind.flatMap(SecondFactor.Kind.init(rawValue:)) ?? .totp)

@@ -25,11 +25,8 @@ extension IDTokenClaims {
         passedSecondFactor.map { .carried($0) } ?? .askIfEnrolled
     }
 
-    /// The second factor this token's session passed: its identifier and kind (a token of before phone factors, with
-    /// an identifier and no kind, passed an authenticator app).
+    /// The second factor this token's session passed: its identifier and kind, read as a session row's are.
     var passedSecondFactor: PassedSecondFactor? {
-        firebase.secondFactorIdentifier.map {
-            PassedSecondFactor(id: $0, kind: firebase.signInSecondFactor.flatMap(SecondFactor.Kind.init(rawValue:)) ?? .totp)
-        }
+        PassedSecondFactor(stored: firebase.secondFactorIdentifier, kind: firebase.signInSecondFactor)
     }
 }
