@@ -18,6 +18,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
+from json_answer import answer_json
+
 
 def exit_when_stdin_closes():
     """For a parent that cannot stop its children (the Swift test process): the stub ends with the parent's pipe."""
@@ -58,12 +60,7 @@ def main():
                 file.write(json.dumps(fields) + "\n")
             if fields.get("response") == "slow":
                 time.sleep(60)
-            data = json.dumps(verdict(arguments.secret, fields)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            answer_json(self, 200, verdict(arguments.secret, fields))
 
         def log_message(self, *args):
             pass

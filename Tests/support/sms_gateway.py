@@ -30,6 +30,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
+from json_answer import answer_json
+
 
 def webhook_key(secret):
     """Standard Webhooks' `whsec_<base64>` secrets are the bytes they encode; any other secret is its UTF-8 bytes."""
@@ -86,13 +88,13 @@ def make_handler(gateway):
                     gateway.status = int(change.get("status", gateway.status))
                     gateway.delay = float(change.get("delay", gateway.delay))
                     gateway.garbage = bool(change.get("garbage", gateway.garbage))
-                return self.answer(200, {"ok": True})
+                return answer_json(self, 200, {"ok": True})
             if self.path == "/webhook":
                 return self.webhook(body)
             parts = self.path.strip("/").split("/")
             if len(parts) == 4 and parts[0] == "2010-04-01" and parts[1] == "Accounts" and parts[3] == "Messages.json":
                 return self.twilio(parts[2], body)
-            self.answer(404, {"error": "no such path"})
+            answer_json(self, 404, {"error": "no such path"})
 
         def webhook(self, body):
             valid = signature_is_valid(options.webhook_secret, self.headers, body)
@@ -136,15 +138,7 @@ def make_handler(gateway):
                 self.wfile.write(b"this is not HTTP\r\n\r\n")
                 self.close_connection = True
                 return
-            self.answer(status, payload)
-
-        def answer(self, status, payload):
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            answer_json(self, status, payload)
 
         def log_message(self, *args):
             pass
