@@ -83,7 +83,7 @@ package struct PostgresStore: Store {
             while true {
                 let host = try await route.primary()
                 do {
-                    return try await clients[host].withConnection { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
+                    return try await withConnection(to: host) { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
                 } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
                     guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
                     attempt += 1
@@ -149,11 +149,32 @@ package struct PostgresStore: Store {
     /// A pooled connection to the primary for `body`, confirmed to take writes, within the transaction deadline.
     func withPrimaryConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let host = try await withinDeadline { try await route.primary() }
-        return try await clients[host].withConnection { connection in
+        return try await withConnection(to: host) { connection in
             try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
             return try await body(connection)
         }
     }
+
+    /// A connection from the pool of `hosts[host]` for `body`. A pool that gives none fails as `NoConnection`, whatever
+    /// its error: postgres-nio's pool, once its host has refused connections for a minute, fails every request at
+    /// once with an error of its own module rather than a `PSQLError`.
+    private func withConnection<T: Sendable>(to host: Int, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        var leased = false
+        do {
+            return try await clients[host].withConnection { connection in
+                leased = true
+                return try await body(connection)
+            }
+        } catch where !leased {
+            throw NoConnection(error: error)
+        }
+    }
+}
+
+/// A pool that gave no connection: its host is down, or has been for long enough that the pool stopped trying.
+struct NoConnection: Error, CustomStringConvertible {
+    let error: any Error
+    var description: String { "no connection (\((error as? PSQLError)?.code.description ?? "\(error)"))" }
 }
 
 extension PostgresStore {
@@ -179,7 +200,7 @@ struct ServerIsStandby: Error, CustomStringConvertible {
 extension Error {
     /// The primary went away or stopped taking writes before a COMMIT was sent: nothing of the transaction stays.
     var primaryIsLost: Bool {
-        if self is ServerIsStandby { return true }
+        if self is ServerIsStandby || self is NoConnection { return true }
         guard let error = self as? PSQLError else { return false }
         return error.isConnectionFailure || error.sqlState == "25006"
     }
