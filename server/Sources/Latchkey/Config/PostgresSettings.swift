@@ -65,14 +65,19 @@ package struct PostgresSettings: Sendable, Equatable {
             }
         }
         let host = read.string("storage.postgres.host")
-        if let port = read.int("storage.postgres.port") {
+        let port = read.int("storage.postgres.port")
+        if host != nil || port != nil, hosts.count > 1 {
+            read.problems.add("storage.postgres.url", "names several hosts: give their ports in it, not host or port")
+        }
+        if let port {
             if !(1...65_535).contains(port) { read.problems.add("storage.postgres.port", "must be between 1 and 65535, got \(port)") }
-            if hosts.count > 1 { read.problems.add("storage.postgres.port", "names one port for several hosts: write each one's port with it") }
             hosts[0].port = port
         }
         if let host { hosts[0].name = host }
         if let list = read.stringArray("storage.postgres.hosts") {
-            if host != nil { read.problems.add("storage.postgres.hosts", "give host or hosts, not both") }
+            if read.isPresent("storage.postgres.url") || host != nil || port != nil {
+                read.problems.add("storage.postgres.hosts", "give the hosts in one place: hosts, or url, or host and port")
+            }
             let parsed = list.map { PostgresHost(listed: $0) }
             if list.isEmpty || parsed.contains(nil) {
                 read.problems.add("storage.postgres.hosts", "expected a list of \"host:port\" (the port 5432 when left out)")
@@ -98,35 +103,4 @@ package struct PostgresSettings: Sendable, Equatable {
         poolSize = read.int("storage.postgres.poolSize", default: 10, in: 1...200)
         connectTimeoutSeconds = read.int("storage.postgres.connectTimeoutSeconds", default: 5, in: 1...120)
     }
-}
-
-/// One PostgreSQL server of `storage.postgres`.
-package struct PostgresHost: Sendable, Equatable, CustomStringConvertible {
-    package var name: String
-    package var port: Int
-
-    package init(_ name: String, port: Int = 5432) {
-        self.name = name
-        self.port = port
-    }
-
-    /// `host`, `host:port`, `[v6]` or `[v6]:port`, as URLs and `storage.postgres.hosts` write a server; nil for
-    /// anything else.
-    init?(listed text: some StringProtocol) {
-        var name = Substring(text)
-        var port = 5432
-        if let colon = name.lastIndex(of: ":"), !name.hasPrefix("[") || name[..<colon].hasSuffix("]") {
-            guard let number = Int(name[name.index(after: colon)...]), (1...65_535).contains(number) else { return nil }
-            port = number
-            name = name[..<colon]
-        }
-        if name.hasPrefix("[") {
-            guard name.hasSuffix("]") else { return nil }
-            name = name.dropFirst().dropLast()
-        }
-        guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "@" || $0 == "," || $0.isWhitespace }) else { return nil }
-        self.init(String(name), port: port)
-    }
-
-    package var description: String { name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)" }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// `storage.postgres.url`: libpq's URL form, with one host or several (`postgres://user@h1:5432,h2:5432/db`).
 ///
-/// Parsed by hand because `URLComponents` takes no host list. Of the query only `target_session_attrs` is read, and
-/// only `read-write` or `primary` is accepted: Latchkey writes, so it always looks for the primary.
+/// Parsed by hand because `URLComponents` takes no host list. Of the query only `target_session_attrs` is taken, and
+/// only as `read-write` or `primary` (Latchkey writes, so it always looks for the primary); any other parameter is
+/// refused rather than ignored, since the `storage.postgres` keys say the rest (`tls`, `passwordEnv`, ...).
 struct PostgresURL {
     struct Problem: Error, CustomStringConvertible {
         let description: String
@@ -16,6 +17,7 @@ struct PostgresURL {
     init(_ text: String) throws(Problem) {
         let shape = Problem(description: "expected postgres://user@host:port/database (several hosts: host1:port1,host2:port2)")
         guard let scheme = text.range(of: "://"), ["postgres", "postgresql"].contains(text[..<scheme.lowerBound]) else { throw shape }
+        guard !text.contains("#") else { throw shape }
         var rest = text[scheme.upperBound...]
         var query: Substring = ""
         if let mark = rest.firstIndex(of: "?") {
@@ -29,18 +31,34 @@ struct PostgresURL {
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             guard !userInfo.contains(":") else { throw Problem(description: "must not hold a password: name its variable in passwordEnv") }
-            user = userInfo.isEmpty ? nil : userInfo.removingPercentEncoding
+            if !userInfo.isEmpty {
+                guard let decoded = userInfo.removingPercentEncoding else { throw shape }
+                user = decoded
+            }
             hostList = authority[authority.index(after: at)...]
         }
         self.user = user
         let hosts = hostList.split(separator: ",", omittingEmptySubsequences: false).map { PostgresHost(listed: $0) }
         guard !hosts.isEmpty, !hosts.contains(nil) else { throw shape }
         self.hosts = hosts.compactMap { $0 }
-        database = path.isEmpty ? nil : path.removingPercentEncoding
-        for parameter in query.split(separator: "&") where parameter.hasPrefix("target_session_attrs=") {
-            let value = parameter.dropFirst("target_session_attrs=".count)
-            guard value == "read-write" || value == "primary" else {
+        guard !path.contains("/") else { throw shape }
+        if path.isEmpty {
+            database = nil
+        } else {
+            guard let decoded = path.removingPercentEncoding else { throw shape }
+            database = decoded
+        }
+        for parameter in query.split(separator: "&") {
+            let (name, value) = (parameter.prefix { $0 != "=" }, parameter.drop { $0 != "=" }.dropFirst())
+            switch name {
+            case "target_session_attrs" where value == "read-write" || value == "primary":
+                continue
+            case "target_session_attrs":
                 throw Problem(description: "target_session_attrs=\(value): Latchkey writes, so it always connects to the primary (read-write)")
+            case "password":
+                throw Problem(description: "must not hold a password: name its variable in passwordEnv")
+            default:
+                throw Problem(description: "\(name) is not read from the URL: the storage.postgres keys say the rest (tls, passwordEnv, ...)")
             }
         }
     }

@@ -28,7 +28,7 @@ import Testing
             let fromURL = try await workspace.configuration([
                 "storage.kind": "postgres",
                 "storage.postgres": [
-                    "url": "postgresql://lk@10.0.0.1:6001,db-b,[fd00::2]:6003/auth?target_session_attrs=read-write&sslmode=disable", "tls": "disable",
+                    "url": "postgresql://lk@10.0.0.1:6001,db-b,[fd00::2]:6003/auth?target_session_attrs=read-write", "tls": "disable",
                 ],
             ])
             let expected = [PostgresHost("10.0.0.1", port: 6001), PostgresHost("db-b"), PostgresHost("fd00::2", port: 6003)]
@@ -41,26 +41,45 @@ import Testing
         }
     }
 
-    @Test func aHostListThatCannotBeUsedIsNamed() async throws {
+    static var unusableHosts: [(section: [String: Any], key: String, words: String)] { [
+        (["url": "postgres://lk@a:1,b:1/db?target_session_attrs=any"], "storage.postgres.url", "target_session_attrs=any"),
+        (["url": "postgres://lk@a:1/db?password=x"], "storage.postgres.url", "password"),
+        (["url": "postgres://lk@a:1/db?sslmode=require"], "storage.postgres.url", "sslmode is not read"),
+        (["url": "postgres://lk@a:1,,b/db"], "storage.postgres.url", "expected postgres://"),
+        (["url": "postgres://lk@a:70000/db"], "storage.postgres.url", "expected postgres://"),
+        (["url": "postgres://lk@a/db/more"], "storage.postgres.url", "expected postgres://"),
+        (["url": "postgres://lk@a/db#part"], "storage.postgres.url", "expected postgres://"),
+        (["url": "postgres://l%zz@a/db"], "storage.postgres.url", "expected postgres://"),
+        (["url": "postgres://lk@a,b/db", "port": 6000], "storage.postgres.url", "not host or port"),
+        (["hosts": ["a:1", "b:x"]], "storage.postgres.hosts", "host:port"),
+        (["hosts": [String]()], "storage.postgres.hosts", "host:port"),
+        (["hosts": ["a", "b"], "host": "c"], "storage.postgres.hosts", "one place"),
+        (["hosts": ["a", "b"], "port": 6000], "storage.postgres.hosts", "one place"),
+        (["hosts": ["a", "b"], "url": "postgres://lk@c/db"], "storage.postgres.hosts", "one place"),
+    ] }
+
+    @Test(arguments: unusableHosts.indices) func aHostListThatCannotBeUsedIsNamed(_ index: Int) async throws {
+        let (section, key, words) = Self.unusableHosts[index]
         try await withWorkspace { workspace in
-            func problems(_ postgres: [String: Any]) async throws -> [String] {
-                var section = postgres
-                section["tls"] = "disable"
-                return try await workspace.problems(["storage.kind": "postgres", "storage.postgres": section])
-            }
-            let cases: [([String: Any], String, String)] = [
-                (["url": "postgres://lk@a:1,b:1/db?target_session_attrs=any"], "storage.postgres.url", "target_session_attrs=any"),
-                (["url": "postgres://lk@a:1,,b/db"], "storage.postgres.url", "several hosts"),
-                (["url": "postgres://lk@a:70000/db"], "storage.postgres.url", "expected"),
-                (["hosts": ["a:1", "b:x"]], "storage.postgres.hosts", "host:port"),
-                (["hosts": [String]()], "storage.postgres.hosts", "host:port"),
-                (["hosts": ["a", "b"], "host": "c"], "storage.postgres.hosts", "not both"),
-                (["url": "postgres://lk@a,b/db", "port": 6000], "storage.postgres.port", "several hosts"),
-            ]
-            for (section, key, words) in cases {
-                let found = try await problems(section)
-                #expect(found.contains { $0.hasPrefix(key) && $0.contains(words) }, "\(section): \(found)")
-            }
+            var postgres = section
+            postgres["tls"] = "disable"
+            let found = try await workspace.problems(["storage.kind": "postgres", "storage.postgres": postgres])
+            #expect(found.contains { $0.hasPrefix(key) && $0.contains(words) }, "\(section): \(found)")
+        }
+    }
+
+    @Test func bareIPv6AddressesAndEncodedNamesAreRead() async throws {
+        try await withWorkspace { workspace in
+            let configuration = try await workspace.configuration([
+                "storage.kind": "postgres",
+                "storage.postgres": ["hosts": ["fd00::2", "[::1]:6001", "db-c:6002"], "user": "lk", "tls": "disable"],
+            ])
+            let expected = [PostgresHost("fd00::2"), PostgresHost("::1", port: 6001), PostgresHost("db-c", port: 6002)]
+            #expect(configuration.storage.postgres?.hosts == expected)
+            let encoded = try await workspace.configuration([
+                "storage.kind": "postgres", "storage.postgres": ["url": "postgres://l%40k@a:1/d%20b?target_session_attrs=primary", "tls": "disable"],
+            ])
+            #expect(encoded.storage.postgres?.user == "l@k" && encoded.storage.postgres?.database == "d b")
         }
     }
 

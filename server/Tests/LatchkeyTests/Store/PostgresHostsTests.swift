@@ -5,7 +5,8 @@ import Logging
 import Testing
 
 /// The PostgreSQL store on several hosts, against the test server: it works through whichever host takes writes, and a
-/// server that takes none makes the store unavailable (a 503), not an internal error. Failovers between real primaries
+/// server that takes none (read-only here, as a fenced primary is) makes the store unavailable (a 503), not an
+/// internal error. Failovers between real primaries
 /// and standbys are `Tests/e2e/test_failover.py`'s.
 @Suite(.outsideProcesses, .needsPostgres) struct PostgresHostsTests {
     /// A database on the test server named second, after a host nothing listens on.
@@ -16,6 +17,8 @@ import Testing
         postgres.removeValue(forKey: "host")
         postgres.removeValue(forKey: "port")
         postgres["hosts"] = ["127.0.0.1:9", "\(host):\(port)"]
+        // A write finding no primary waits this long for one; still long enough to open the store on a busy machine.
+        postgres["connectTimeoutSeconds"] = 15
         overrides["storage.postgres"] = postgres
         return (overrides, try #require(postgres["database"] as? String))
     }
@@ -37,15 +40,13 @@ import Testing
             let (overrides, database) = try await settingsBehindADeadHost()
             let opened = try await makeStore(try await workspace.configuration(overrides), logger: Logger(label: "test"))
             defer { withExtendedLifetime(opened) {} }
-            let (host, port) = try #require(PostgresTestServer.address)
-            let psql = ["psql", "-h", host, "-p", "\(port)", "-U", "latchkey", "-d", database, "-v", "ON_ERROR_STOP=1", "-c"]
             try await opened.store.write { _ = try await $0.addSigningKey(Self.key) }
             // Only new sessions take the setting: the pool's connections are ended, as a demotion ends them.
             let demote = """
                 ALTER DATABASE \(database) SET default_transaction_read_only = on;
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()
                 """
-            #expect(try await ChildProcess(psql + [demote]).exitStatus() == 0)
+            #expect(try await PostgresTestServer.psql(demote, in: database).exitStatus() == 0)
             await #expect(throws: StoreUnavailable.self) { try await opened.store.write { _ = try await $0.addSigningKey(Self.another) } }
         }
     }

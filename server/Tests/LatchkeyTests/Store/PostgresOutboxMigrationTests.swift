@@ -11,11 +11,7 @@ import Testing
             let opened = try await makeStore(try await workspace.configuration(overrides), logger: Logger(label: "test"))
             defer { withExtendedLifetime(opened) {} }
             let database = try #require((overrides["storage.postgres"] as? [String: Any])?["database"] as? String)
-            let (host, port) = try #require(PostgresTestServer.address)
-            func run(_ sql: String) async throws -> Int32 {
-                try await ChildProcess(["psql", "-h", host, "-p", "\(port)", "-U", "latchkey", "-d", database, "-v", "ON_ERROR_STOP=1", "-c", sql])
-                    .exitStatus()
-            }
+            func run(_ sql: String) async throws -> Int32 { try await PostgresTestServer.psql(sql, in: database).exitStatus() }
             #expect(try await run("INSERT INTO outbox (recipient, created_at, next_attempt_at, format) VALUES ('carol@example.com', 1, 1, 'a-new-kind')") == 0)
             #expect(try await run("INSERT INTO outbox (recipient, created_at, next_attempt_at, status) VALUES ('dan@example.com', 1, 1, 'lost')") != 0)
         }

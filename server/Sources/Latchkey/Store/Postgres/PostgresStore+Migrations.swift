@@ -14,24 +14,24 @@ extension PostgresStore {
     /// holds a migration this build does not know was migrated by a newer Latchkey and is refused.
     func migrate() async throws -> [String] {
         try await withPrimaryConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
-            do {
-                let applied = try await applyMigrations(on: connection)
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
-                return applied
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
-                throw error
+            try await connection.checkedQuery("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
+            let applied: Result<[String], any Error>
+            do { applied = .success(try await applyMigrations(on: connection)) } catch { applied = .failure(error) }
+            // The lock is the session's, not a transaction's: a pooled connection that cannot say it let go is closed,
+            // which lets go, rather than handed back still holding it.
+            if (try? await connection.checkedQuery("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)) == nil {
+                try? await connection.close()
             }
+            return try applied.get()
         }
     }
 
     private func applyMigrations(on connection: PostgresConnection) async throws -> [String] {
-        try await connection.query(
+        try await connection.checkedQuery(
             "CREATE TABLE IF NOT EXISTS latchkey_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
             logger: logger)
         var known = Set<String>()
-        for try await name in try await connection.query("SELECT name FROM latchkey_migrations", logger: logger).decode(String.self) {
+        for try await name in try await connection.checkedQuery("SELECT name FROM latchkey_migrations", logger: logger).decode(String.self) {
             known.insert(name)
         }
         let names = Set(PostgresMigrations.all.map(\.name))
@@ -43,12 +43,12 @@ extension PostgresStore {
             // One statement per query (the extended protocol takes no more), all in one transaction.
             let statements = migration.sql.split(separator: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             do {
-                try await connection.query("BEGIN", logger: logger)
-                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query("INSERT INTO latchkey_migrations (name) VALUES (\(migration.name))", logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.checkedQuery("BEGIN", logger: logger)
+                for statement in statements { try await connection.checkedQuery(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.checkedQuery("INSERT INTO latchkey_migrations (name) VALUES (\(migration.name))", logger: logger)
+                try await connection.checkedQuery("COMMIT", logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.checkedQuery("ROLLBACK", logger: logger)
                 throw error
             }
             applied.append(migration.name)

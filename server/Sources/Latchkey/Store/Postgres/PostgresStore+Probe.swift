@@ -20,7 +20,9 @@ extension PostgresStore {
             for host in settings.hosts {
                 group.addTask {
                     do {
-                        return try await withDeadline(seconds: settings.connectTimeoutSeconds) { try await ask(host, settings: settings, tls: tls, logger: logger) }
+                        return try await withDeadline(seconds: settings.connectTimeoutSeconds) {
+                            try await ask(host, settings: settings, tls: tls, logger: logger)
+                        }
                     } catch let error as PSQLError {
                         if let refusal = PostgresRefusal(error, settings: settings, host: host) { throw StartupError(refusal.description) }
                         return .unreachable
@@ -34,8 +36,8 @@ extension PostgresStore {
         if roles.allSatisfy({ $0 == .standby }) {
             let hosts = settings.hosts.map(\.description).joined(separator: ", ")
             throw StartupError(
-                "storage.postgres: \(hosts) \(settings.hosts.count == 1 ? "is a standby" : "are all standbys") (in recovery), and Latchkey "
-                    + "writes: name the primary too")
+                "storage.postgres: \(hosts) \(settings.hosts.count == 1 ? "is a standby" : "are all standbys") (in recovery or read-only), "
+                    + "and Latchkey writes: name the primary too")
         }
     }
 
@@ -47,7 +49,7 @@ extension PostgresStore {
             ?? .unreachable
     }
 
-    /// Connects to `host` alone and asks whether its server is in recovery.
+    /// Connects to `host` alone and asks whether its server takes writes (`takesNoWrites`).
     private static func ask(
         _ host: PostgresHost, settings: PostgresSettings, tls: PostgresConnection.Configuration.TLS, logger: Logger
     ) async throws -> PrimaryRoute.Role {
@@ -55,10 +57,11 @@ extension PostgresStore {
             host: host.name, port: host.port, username: settings.user, password: settings.password, database: settings.database, tls: tls)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         do {
-            var inRecovery = false
-            for try await value in try await connection.query("SELECT pg_is_in_recovery()", logger: logger).decode(Bool.self) { inRecovery = value }
+            var isReadOnly = false
+            let query = PostgresQuery(unsafeSQL: "SELECT \(Self.takesNoWrites)")
+            for try await value in try await connection.checkedQuery(query, logger: logger).decode(Bool.self) { isReadOnly = value }
             try? await connection.close()
-            return inRecovery ? .standby : .primary
+            return isReadOnly ? .standby : .primary
         } catch {
             try? await connection.close()
             throw error
@@ -72,14 +75,15 @@ extension PostgresStore {
         let (commit, standbys) = try await withPrimaryConnection { [logger] connection in
             var settings = ("", "")
             let query: PostgresQuery = "SELECT current_setting('synchronous_commit'), current_setting('synchronous_standby_names')"
-            for try await row in try await connection.query(query, logger: logger).decode((String, String).self) { settings = row }
+            for try await row in try await connection.checkedQuery(query, logger: logger).decode((String, String).self) { settings = row }
             return settings
         }
         guard !standbys.isEmpty, !["off", "local"].contains(commit) else {
             logger.warning(
                 "PostgreSQL commits do not wait for a standby: a failover may lose sign-ins already answered",
                 metadata: ["synchronous_commit": "\(commit)", "synchronous_standby_names": "\(standbys)"])
-            return "; asynchronous replication (synchronous_commit \(commit), synchronous_standby_names '\(standbys)'): a failover may lose answered writes"
+            return "; asynchronous replication (synchronous_commit \(commit), synchronous_standby_names '\(standbys)'): "
+                + "a failover may lose answered writes"
         }
         return "; synchronous replication (synchronous_commit \(commit), synchronous_standby_names '\(standbys)'; that only a synchronous "
             + "standby is promoted is the failover manager's to keep)"

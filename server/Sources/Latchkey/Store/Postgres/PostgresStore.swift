@@ -38,7 +38,7 @@ package struct PostgresStore: Store {
         route = PrimaryRoute(hosts: settings.hosts, logger: logger) { host in
             await Self.role(of: host, settings: settings, tls: probeTLS, logger: logger)
         }
-        pool = PostgresClientRun(clients: clients)
+        pool = PostgresClientRun(clients: clients, route: route)
         self.logger = logger
         connectionWait = settings.connectTimeoutSeconds
     }
@@ -81,21 +81,24 @@ package struct PostgresStore: Store {
         return try await withinDeadline {
             var attempt = 1
             while true {
-                let host = try await route.primary()
+                try Task.checkCancellation()
+                let primary = try await route.primary()
                 do {
-                    return try await withConnection(to: host) { connection in try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection) }
+                    return try await withConnection(to: primary.host) { connection in
+                        try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection)
+                    }
                 } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
                     guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
                     attempt += 1
                 } catch let error as PSQLError where error.sqlState == "55P03" {
                     throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
-                } catch let error where error.primaryIsLost {
+                } catch let error where error.primaryIsLost && !Task.isCancelled {
                     // Nothing was committed: the transaction may run again on the new primary, within the deadline.
-                    await route.lost(host)
-                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: \(error)") }
+                    route.lost(primary)
+                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: \((error as? PSQLError)?.summary ?? "\(error)")") }
                     attempt += 1
                 } catch let error as CommitOutcomeUnknown {
-                    await route.lost(host)
+                    route.lost(primary)
                     throw StoreUnavailable("PostgreSQL: \(error)")
                 }
             }
@@ -105,29 +108,31 @@ package struct PostgresStore: Store {
     /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns; with
     /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction. The first
     /// statement confirms that the server takes writes when the primary can move (and always when it sets the lock
-    /// timeout, as it costs no extra round trip).
+    /// timeout, as it costs no extra round trip). A transaction whose caller was answered already (its deadline
+    /// passed) rolls back rather than commit.
     func run<T: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, lockTimeout: Int? = nil,
         on connection: PostgresConnection
     ) async throws -> T {
-        try await connection.query(begin, logger: logger)
+        try await connection.checkedQuery(begin, logger: logger)
         do {
             if let lockTimeout {
-                try await Self.confirmPrimary(
-                    "SELECT pg_is_in_recovery(), set_config('lock_timeout', \("\(lockTimeout)s"), true)", on: connection, logger: logger)
+                let confirm = "SELECT \(Self.takesNoWrites), set_config('lock_timeout', '\(lockTimeout)s', true)"
+                try await Self.confirmPrimary(PostgresQuery(unsafeSQL: confirm), on: connection, logger: logger)
             } else if route.canMove {
                 try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
             }
             let value = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+            try Task.checkCancellation()
             do {
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.checkedQuery("COMMIT", logger: logger)
             } catch let error as PSQLError where error.isConnectionFailure {
                 throw CommitOutcomeUnknown(error: error)
             }
             return value
         } catch {
             // A broken connection rolls back by itself; the body's own error is the one to report.
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await connection.checkedQuery("ROLLBACK", logger: logger)
             throw error
         }
     }
@@ -138,26 +143,23 @@ package struct PostgresStore: Store {
         do {
             return try await withDeadline(seconds: connectionWait, body)
         } catch let error as DeadlineExceeded {
-            // The primary may be gone without a connection having said so: a pool waits on a dead host silently.
-            await route.recheck()
+            route.doubt()
             throw StoreUnavailable("PostgreSQL: \(error)")
-        } catch let error as PSQLError where error.isConnectionFailure {
-            throw StoreUnavailable("PostgreSQL: \(error.code)")
         }
     }
 
     /// A pooled connection to the primary for `body`, confirmed to take writes, within the transaction deadline.
     func withPrimaryConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let host = try await withinDeadline { try await route.primary() }
-        return try await withConnection(to: host) { connection in
-            try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
+        let primary = try await withinDeadline { try await route.primary() }
+        return try await withConnection(to: primary.host) { connection in
+            try await Self.confirmPrimary(PostgresQuery(unsafeSQL: "SELECT \(Self.takesNoWrites)"), on: connection, logger: logger)
             return try await body(connection)
         }
     }
 
     /// A connection from the pool of `hosts[host]` for `body`. A pool that gives none fails as `NoConnection`, whatever
     /// its error: postgres-nio's pool, once its host has refused connections for a minute, fails every request at
-    /// once with an error of its own module rather than a `PSQLError`.
+    /// once with an error of its own module rather than a `PSQLError`. A wait given up (cancelled) is not that.
     private func withConnection<T: Sendable>(to host: Int, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         var leased = false
         do {
@@ -165,57 +167,20 @@ package struct PostgresStore: Store {
                 leased = true
                 return try await body(connection)
             }
-        } catch where !leased {
+        } catch where !leased && !Task.isCancelled {
             throw NoConnection(error: error)
         }
     }
-}
 
-/// A pool that gave no connection: its host is down, or has been for long enough that the pool stopped trying.
-struct NoConnection: Error, CustomStringConvertible {
-    let error: any Error
-    var description: String { "no connection (\((error as? PSQLError)?.code.description ?? "\(error)"))" }
-}
+    /// True on a server that takes no writes: in recovery (a standby), or read-only (`default_transaction_read_only`,
+    /// as some failover managers fence a demoted primary), as libpq's `target_session_attrs=read-write` checks. Not for
+    /// reads, whose transactions are read-only by design: they check `pg_is_in_recovery()` alone.
+    static let takesNoWrites = "pg_is_in_recovery() OR current_setting('transaction_read_only')::bool"
 
-extension PostgresStore {
-    /// Runs `query`, whose first column is `pg_is_in_recovery()`, and refuses a server in recovery.
+    /// Runs `query`, whose first column says whether the server takes no writes, and refuses such a server.
     static func confirmPrimary(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
-        for try await row in try await connection.query(query, logger: logger) {
-            if let inRecovery = row.first, try inRecovery.decode(Bool.self) { throw ServerIsStandby() }
+        for try await row in try await connection.checkedQuery(query, logger: logger) {
+            if let takesNoWrites = row.first, try takesNoWrites.decode(Bool.self) { throw ServerIsStandby() }
         }
-    }
-}
-
-/// A COMMIT whose answer was lost with its connection: it may have committed or not, so it is reported as failed.
-struct CommitOutcomeUnknown: Error, CustomStringConvertible {
-    let error: PSQLError
-    var description: String { "the connection was lost during COMMIT (\(error.code)); whether it committed is unknown" }
-}
-
-/// The server a transaction ran on takes no writes: a standby, or a primary being demoted.
-struct ServerIsStandby: Error, CustomStringConvertible {
-    var description: String { "the server is a standby (in recovery)" }
-}
-
-extension Error {
-    /// The primary went away or stopped taking writes before a COMMIT was sent: nothing of the transaction stays.
-    var primaryIsLost: Bool {
-        if self is ServerIsStandby || self is NoConnection { return true }
-        guard let error = self as? PSQLError else { return false }
-        return error.isConnectionFailure || error.sqlState == "25006"
-    }
-}
-
-extension PSQLError {
-    /// The SQLSTATE of a server error.
-    var sqlState: String? { serverInfo?[.sqlState] }
-
-    /// A serialization failure or a deadlock: the transaction may succeed when run again.
-    var isConflictWithAnotherTransaction: Bool { sqlState == "40001" || sqlState == "40P01" }
-
-    /// The connection failed or went away, rather than a statement: the database is unavailable.
-    var isConnectionFailure: Bool {
-        [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(code)
-            || sqlState?.hasPrefix("08") == true || sqlState?.hasPrefix("57P") == true
     }
 }

@@ -8,7 +8,7 @@ extension PostgresStoreTransaction: RowCopyStore {
     func rows(of table: CopiedTable, after key: [CopiedValue]?, limit: Int) async throws -> [[CopiedValue]] {
         let sql = table.selectPage(afterKey: key != nil, limit: limit) { "$\($0 + 1)" }
         let query = PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(key ?? []))
-        return try await connection.query(query, logger: logger).collect().map { row in
+        return try await connection.checkedQuery(query, logger: logger).collect().map { row in
             try zip(table.columns, row).map { column, cell in try Self.copiedValue(cell, of: column, in: table) }
         }
     }
@@ -26,7 +26,7 @@ extension PostgresStoreTransaction: RowCopyStore {
     }
 
     func rowCount(of table: CopiedTable) async throws -> Int {
-        let count = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.name)"), logger: logger).collect()
+        let count = try await connection.checkedQuery(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.name)"), logger: logger).collect()
         return try count.first?.decode(Int.self) ?? 0
     }
 

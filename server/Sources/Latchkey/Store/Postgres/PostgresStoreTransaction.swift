@@ -14,7 +14,7 @@ struct PostgresStoreTransaction: StoreTransaction {
 
     /// The rows of `query`, for reading columns by name.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
-        try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        try await connection.checkedQuery(query, logger: logger).collect().map { $0.makeRandomAccess() }
     }
 
     func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
@@ -22,7 +22,7 @@ struct PostgresStoreTransaction: StoreTransaction {
     }
 
     func execute(_ query: PostgresQuery) async throws {
-        try await connection.query(query, logger: logger)
+        try await connection.checkedQuery(query, logger: logger)
     }
 
     /// Runs a write, turning a unique violation into what it means (`conflict` of the violated constraint's name).

@@ -49,6 +49,12 @@ enum PostgresTestServer {
         return (String(value[..<colon]), port)
     }()
 
+    /// `sql` run in `database` on the test server by psql, as a session of its own (stopping at the first error).
+    static func psql(_ sql: String, in database: String) throws -> ChildProcess {
+        guard let (host, port) = address else { throw ChildProcessError(description: "LATCHKEY_TEST_POSTGRES is not set") }
+        return try ChildProcess(["psql", "-h", host, "-p", "\(port)", "-U", "latchkey", "-d", database, "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
     /// Settings for a new, empty database on the test server.
     static func freshDatabase() async throws -> [String: Any] {
         guard let (host, port) = address else { throw ChildProcessError(description: "LATCHKEY_TEST_POSTGRES is not set") }
