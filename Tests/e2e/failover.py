@@ -7,6 +7,7 @@ Tests reach it through test_failover.py's module fixture `formation`:
     formation.hosts                   # ["127.0.0.1:P1", "127.0.0.1:P2"], for storage.postgres.hosts
     formation.primary()               # the writable node's port, asked of the nodes themselves
     formation.kill_node()             # kill -9 the primary's keeper and PostgreSQL (its machine died): its name, when
+    formation.kill_postmaster()       # kill -9 the primary's postmaster alone: its port, when
     formation.start_node(name)        # its keeper again: it rejoins as the standby
     formation.switchover()            # pg_autoctl perform switchover, returning once it is done
     formation.stop_monitor(), formation.start_monitor()
@@ -70,6 +71,11 @@ class Formation:
         """kill -9 of the primary's keeper and PostgreSQL: (the node's name, when it was killed on time.monotonic())."""
         name, killed = self.run("kill-node").split()
         return name, time.monotonic() - (time.time() - float(killed))
+
+    def kill_postmaster(self):
+        """kill -9 of the primary's postmaster alone: (its port, when it was killed on time.monotonic())."""
+        port, killed = self.run("kill-postmaster").split()
+        return int(port), time.monotonic() - (time.time() - float(killed))
 
     def start_node(self, name):
         self.run("start-node", name)
