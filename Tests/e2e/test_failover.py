@@ -132,7 +132,7 @@ class Traffic:
         self.lock = threading.Lock()
         self.local = threading.local()
         self.stopping = threading.Event()
-        self.readiness = []  # (answered, instance, status) of /readyz, asked of each instance every tenth of a second
+        self.readiness = []  # (asked, answered, instance, status) of /readyz, asked of each instance in turn, 0.1 s apart
         self.threads = [threading.Thread(target=self.run, args=(client,), daemon=True) for client in range(CLIENTS)]
         self.threads += [threading.Thread(target=self.watch, args=(index,), daemon=True) for index in range(len(instances))]
 
@@ -163,12 +163,13 @@ class Traffic:
 
     def watch(self, index):
         while not self.stopping.wait(0.1):
+            asked = time.monotonic()
             try:
                 status = requests.get(self.instances[index].url + "/readyz", timeout=HTTP_TIMEOUT).status_code
             except requests.RequestException:
                 status = None
             with self.lock:
-                self.readiness.append((time.monotonic(), index, status))
+                self.readiness.append((asked, time.monotonic(), index, status))
 
     def run(self, client):
         waiting = []  # addresses whose link was acknowledged, to complete
@@ -299,10 +300,11 @@ def check_answers(traffic, recovered):
 
 
 def check_readiness(traffic, fault):
-    """No instance says it is ready (/readyz 200) after the fault while it cannot serve: once it last said it was
-    not, every request asked of it after its next 200 succeeds."""
+    """No instance says it is ready (/readyz 200) after the fault while it cannot serve: every request asked of it
+    after the first 200 that followed its last 503 (or, if it never said 503, its first 200 asked after the fault)
+    succeeds."""
     for index in range(len(traffic.instances)):
-        answers = [(answered, status) for answered, instance, status in traffic.readiness if instance == index and answered > fault]
+        answers = [(answered, status) for asked, answered, instance, status in traffic.readiness if instance == index and asked > fault]
         unready = max((answered for answered, status in answers if status != 200), default=fault)
         ready = min((answered for answered, status in answers if answered > unready), default=None)
         assert ready is not None, f"instance {index} never ready again"
@@ -367,7 +369,7 @@ def measure(label, traffic, fault):
     at = time.strftime("%H:%M:%S", time.gmtime(time.time() - time.monotonic() + fault))
     print(f"\n{label} at {at} UTC: {len(failed)} of {len(answers)} requests failed (503) over a window of {window:.2f} s; "
           f"nothing succeeded for {longest:.2f} s; first success on the new primary {first:.2f} s after the fault; "
-          f"{traffic.summary()}")
+          f"slowest answer {max(answer.finished - answer.started for answer in answers):.2f} s; {traffic.summary()}")
     return len(failed), window, first
 
 
@@ -481,7 +483,7 @@ def test_with_the_monitor_down_a_killed_primary_is_a_clean_503_until_the_monitor
     assert during and all(answer.status == 503 for answer in during), (
         f"{collections.Counter(answer.status for answer in during)} while there was no primary, {back - fault:.2f} s\n{timeline(traffic, fault)}")
     assert {answer.instance for answer in during} == {0, 1}
-    unready = {index for answered, index, status in traffic.readiness if fault < answered < back and status == 503}
+    unready = {index for asked, answered, index, status in traffic.readiness if fault < asked and answered < back and status == 503}
     assert unready == {0, 1}, f"/readyz answered 503 by {sorted(unready)} only while there was no primary"
     measure(f"kill -9 of the primary with the monitor down for {OUTAGE} s, from the monitor's return", traffic, back)
     check_stored(traffic, formation, database["postgres"]["database"])
