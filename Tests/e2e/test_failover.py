@@ -547,5 +547,5 @@ def test_a_configuration_naming_only_standbys_refuses_to_start(formation, start_
     server = start_latchkey(started=False, storage=storage(formation, formation.create_database(), hosts=[f"127.0.0.1:{standby}"]))
     refused = command(server, "serve", timeout=60)
     assert refused.returncode != 0, refused
-    assert (f"storage.postgres: 127.0.0.1:{standby} is a standby (in recovery), and Latchkey writes: name the primary too"
+    assert (f"storage.postgres: 127.0.0.1:{standby} is a standby (in recovery or read-only), and Latchkey writes: name the primary too"
             in refused.stdout + refused.stderr), refused
