@@ -14,6 +14,14 @@ package protocol Store: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Runs `body` on one read-only snapshot with no time limit, for work that reads the whole store (`latchkey copy`).
     func readSnapshot<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Commits a write the way a sign-in's would, for readiness: throws when writes cannot commit now.
+    func confirmWritable() async throws
+}
+
+extension Store {
+    package func confirmWritable() async throws {
+        try await write { _ in }
+    }
 }
 
 /// Everything one transaction offers, by concern; one type may implement them all.

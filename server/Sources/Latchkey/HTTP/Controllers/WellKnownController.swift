@@ -32,7 +32,7 @@ struct WellKnownController {
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         do {
             // A database that does not answer (PostgreSQL away) is as unready as one that refuses.
-            try await withDeadline(seconds: 3) { [store] in try await store.write { _ in } }
+            try await withDeadline(seconds: 3) { [store] in try await store.confirmWritable() }
             return .ok
         } catch {
             context.logger.error("Readiness check failed: database not writable", metadata: ["error": "\(error)"])

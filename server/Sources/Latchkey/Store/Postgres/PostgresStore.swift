@@ -20,8 +20,7 @@ package struct PostgresStore: Store {
     /// How long a transaction may take, from waiting for a connection to its commit, before the store counts as
     /// unavailable.
     let connectionWait: Int
-    /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another, or its primary
-    /// is lost before its commit.
+    /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another.
     static let attempts = 3
 
     /// `probeTLS` is what the connections asking hosts for their role use (`probeTLS(_:)`).
@@ -68,6 +67,12 @@ package struct PostgresStore: Store {
         try await transaction(begin: "BEGIN", holdsLocks: true, body)
     }
 
+    /// A write that takes a transaction id, so that its commit waits for the synchronous standby as a sign-in's does:
+    /// an empty transaction commits without a commit record, and would call writable a primary whose commits stall.
+    package func confirmWritable() async throws {
+        try await write { transaction in try await (transaction as? PostgresStoreTransaction)?.execute("SELECT txid_current()") }
+    }
+
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
@@ -80,6 +85,7 @@ package struct PostgresStore: Store {
         let lockTimeout = holdsLocks ? max(connectionWait - 1, 1) : nil
         return try await withinDeadline {
             var attempt = 1
+            var lostTries = 0
             while true {
                 try Task.checkCancellation()
                 let primary = try await route.primary()
@@ -93,10 +99,12 @@ package struct PostgresStore: Store {
                 } catch let error as PSQLError where error.sqlState == "55P03" {
                     throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
                 } catch let error where error.primaryIsLost && !Task.isCancelled {
-                    // Nothing was committed: the transaction may run again on the new primary, within the deadline.
+                    // Nothing was committed: the transaction runs again, on the new primary once there is one, until
+                    // the deadline. A pool may still hold several connections the failover ended, each failing at
+                    // once, so a lost primary is not counted as a conflict is; past a few tries, they are paced.
                     route.lost(primary)
-                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: \((error as? PSQLError)?.summary ?? "\(error)")") }
-                    attempt += 1
+                    lostTries += 1
+                    if lostTries >= Self.attempts { try await Task.sleep(for: .milliseconds(100)) }
                 } catch let error as CommitOutcomeUnknown {
                     route.lost(primary)
                     throw StoreUnavailable("PostgreSQL: \(error)")
