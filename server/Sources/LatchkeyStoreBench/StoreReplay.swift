@@ -102,7 +102,7 @@ package struct StoreReplay: Sendable {
             // SignInFinisher.finish: `saveAccount` for a new account (an address awaiting another account's undo is
             // refused), then the session.
             let account = Account(
-                id: Account.makeID(), email: code.email, isEmailVerified: true,
+                id: Account.makeID(at: now), email: code.email, isEmailVerified: true,
                 validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
                 createdAt: now, lastSignInAt: now)
             try await transaction.insert(account)

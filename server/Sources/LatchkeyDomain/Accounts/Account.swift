@@ -39,19 +39,34 @@ package struct Account: Sendable, Equatable {
 
     /// A new account with `email` (none for an anonymous one), valid from `now`; `id` is an admin's choice or a new one.
     static func new(id: String? = nil, email: EmailAddress?, at now: Date) -> Account {
-        Account(id: id ?? makeID(), email: email, isEmailVerified: false, validSince: now.wholeSeconds, createdAt: now)
+        Account(id: id ?? makeID(at: now), email: email, isEmailVerified: false, validSince: now.wholeSeconds, createdAt: now)
     }
 
-    /// A Firebase-shaped local id: 28 letters and digits from the CSPRNG, drawn a batch of bytes at a time (one
-    /// system call per batch, not per letter: ids are made on the store's writer thread). A byte picks a letter only
-    /// below 248, the largest multiple of 62 a byte holds, so every letter is equally likely.
+    /// A new account's Firebase-shaped local id, 28 letters and digits that sort by creation: the first seven are the
+    /// second it was made in base 36 (digits, then lower-case letters, which sort alike in every collation), the other
+    /// 21 random (125 bits). New accounts then land at the end of every index keyed by account (accounts, identities,
+    /// sessions, audit events) instead of on a random page of each, however many accounts there are (issue #39). An id
+    /// says when its account was made, as its `createdAt` does to whoever may read the account.
+    package static func makeID(at now: Date) -> String {
+        let seconds = String(UInt64(max(0, now.timeIntervalSince1970)), radix: 36)
+        return String(repeating: "0", count: max(0, 7 - seconds.count)) + seconds.suffix(7) + makeID(length: 21)
+    }
+
+    /// A Firebase-shaped id of another record (a second factor's): 28 random letters and digits.
     package static func makeID() -> String {
+        makeID(length: 28)
+    }
+
+    /// `length` letters and digits from the CSPRNG, drawn a batch of bytes at a time (one system call per batch, not
+    /// per letter: ids are made on the store's writer thread). A byte picks a letter only below 248, the largest
+    /// multiple of 62 a byte holds, so every letter is equally likely.
+    private static func makeID(length: Int) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
         let unbiased = UInt8(256 / alphabet.count * alphabet.count - 1)
         var id: [UInt8] = []
-        id.reserveCapacity(28)
-        while id.count < 28 {
-            for byte in ServerSecret.randomBytes(32) where byte <= unbiased && id.count < 28 {
+        id.reserveCapacity(length)
+        while id.count < length {
+            for byte in ServerSecret.randomBytes(32) where byte <= unbiased && id.count < length {
                 id.append(alphabet[Int(byte) % alphabet.count])
             }
         }

@@ -34,23 +34,33 @@ package struct RateLimiter: Sendable {
     /// Counts one attempt in its own transaction, or throws `RateLimited` (auditing a window's first refusal).
     package func admit(_ checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary = RequesterSummary()) async throws {
         guard !checks.isEmpty else { return }
-        try await write(counting: checks, email: email, requester: requester) { _ in }
+        let now = clock.now
+        let counters = counters(for: checks)
+        try await refusing(at: now, email: email, requester: requester) {
+            try await store.count { transaction in try await Self.count(counters, in: transaction, at: now) }
+        }
     }
 
-    /// Runs `body` in one write transaction that first counts the attempt in every window of `checks`. A full window
-    /// throws `RateLimited` before `body` runs, and nothing of the transaction is kept; the window's first refusal is
-    /// audited (naming `email` when the caller knows it) in a transaction of its own.
+    /// Counts the attempt in every window of `checks`, then runs `body` (`Store.write(counting:_:)`: on PostgreSQL the
+    /// counts commit first, on their own). A full window throws `RateLimited` before `body` runs, and none of the counts
+    /// is kept; the window's first refusal is audited (naming `email` when the caller knows it) in a transaction of its own.
     package func write<T: Sendable>(
         counting checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
         let now = clock.now
         let counters = counters(for: checks)
+        return try await refusing(at: now, email: email, requester: requester) {
+            try await store.write(counting: { transaction in try await Self.count(counters, in: transaction, at: now) }, body)
+        }
+    }
+
+    /// Runs `work`, turning a full window met while counting into `RateLimited`, after auditing the window's first refusal.
+    private func refusing<T: Sendable>(
+        at now: Date, email: EmailAddress?, requester: RequesterSummary, _ work: () async throws -> T
+    ) async throws -> T {
         do {
-            return try await store.write { transaction in
-                try await Self.count(counters, in: transaction, at: now)
-                return try await body(transaction)
-            }
+            return try await work()
         } catch let refusal as Refusal {
             if refusal.window.count == refusal.counter.limit { try await recordRefusal(refusal.counter, at: now, email: email, requester: requester) }
             throw refusal.rateLimited(at: now)

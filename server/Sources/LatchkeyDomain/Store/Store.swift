@@ -16,11 +16,36 @@ package protocol Store: Sendable {
     func readSnapshot<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Commits a write the way a sign-in's would, for readiness: throws when writes cannot commit now.
     func confirmWritable() async throws
+    /// Runs `count`, which counts one attempt in rate windows and throws when one is full, then `body`, the attempt's
+    /// work. A store whose writers hold the rows they change until they commit counts first, in a short transaction
+    /// of its own, so a window every request shares (one client address behind a NAT) is never locked across the
+    /// work; there an attempt whose work then throws stays counted. A full window keeps none of the counts.
+    func write<T: Sendable>(
+        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+    ) async throws -> T
+    /// Runs `count` alone, as `write(counting:_:)` runs it.
+    func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws
 }
 
 extension Store {
     package func confirmWritable() async throws {
         try await write { _ in }
+    }
+
+    /// One transaction: a store with one writer locks nothing another request waits for.
+    package func write<T: Sendable>(
+        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+    ) async throws -> T {
+        try await write { transaction in
+            try await count(transaction)
+            return try await body(transaction)
+        }
+    }
+
+    package func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
+        try await write(count)
     }
 }
 

@@ -67,6 +67,24 @@ package struct PostgresStore: Store {
         try await transaction(begin: "BEGIN", holdsLocks: true, body)
     }
 
+    /// Counts first, in a transaction of its own: a counter row stays locked from its update to the commit, and one
+    /// every request shares (one client address) would otherwise queue every sign-in behind the others' whole work.
+    package func write<T: Sendable>(
+        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+    ) async throws -> T {
+        try await self.count(count)
+        return try await write(body)
+    }
+
+    /// A transaction of counters whose commit does not wait for the disk or the standby (`synchronous_commit` off), so
+    /// its locks go at once: the attempt's own work commits after it, and flushing the log up to that commit makes the
+    /// counts durable with it. A crash may forget the counts of attempts whose work never committed, from the last
+    /// moment (a fraction of a second).
+    package func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
+        try await transaction(begin: "BEGIN", holdsLocks: true, commitsLazily: true, count)
+    }
+
     /// A write that takes a transaction id, so that its commit waits for the synchronous standby as a sign-in's does:
     /// an empty transaction commits without a commit record, and would call writable a primary whose commits stall.
     package func confirmWritable() async throws {
@@ -78,7 +96,7 @@ package struct PostgresStore: Store {
     }
 
     private func transaction<T: Sendable>(
-        begin: PostgresQuery, holdsLocks: Bool = false, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+        begin: PostgresQuery, holdsLocks: Bool = false, commitsLazily: Bool = false, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
         // A write waits for a row another holds no longer than the whole transaction may take: past that it gives up
         // rather than commit after its caller was answered.
@@ -91,7 +109,7 @@ package struct PostgresStore: Store {
                 let primary = try await route.primary()
                 do {
                     return try await withConnection(to: primary.host) { connection in
-                        try await run(body, begin: begin, lockTimeout: lockTimeout, on: connection)
+                        try await run(body, begin: begin, lockTimeout: lockTimeout, commitsLazily: commitsLazily, on: connection)
                     }
                 } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
                     guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
@@ -114,18 +132,19 @@ package struct PostgresStore: Store {
     }
 
     /// Runs `body` in one transaction on `connection`, begun with `begin`, committed when it returns; with
-    /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction. The first
-    /// statement confirms that the server takes writes when the primary can move (and always when it sets the lock
-    /// timeout, as it costs no extra round trip). A transaction whose caller was answered already (its deadline
-    /// passed) rolls back rather than commit.
+    /// `lockTimeout`, a wait for a locked row longer than that many seconds fails the transaction, and with
+    /// `commitsLazily` its commit does not wait for the disk (`count`). The first statement confirms that the server
+    /// takes writes when the primary can move (and always when it sets the lock timeout, as it costs no extra round
+    /// trip). A transaction whose caller was answered already (its deadline passed) rolls back rather than commit.
     func run<T: Sendable>(
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, lockTimeout: Int? = nil,
-        on connection: PostgresConnection
+        commitsLazily: Bool = false, on connection: PostgresConnection
     ) async throws -> T {
         try await connection.checkedQuery(begin, logger: logger)
         do {
             if let lockTimeout {
-                let confirm = "SELECT \(Self.takesNoWrites), set_config('lock_timeout', '\(lockTimeout)s', true)"
+                let lazily = commitsLazily ? ", set_config('synchronous_commit', 'off', true)" : ""
+                let confirm = "SELECT \(Self.takesNoWrites), set_config('lock_timeout', '\(lockTimeout)s', true)\(lazily)"
                 try await Self.confirmPrimary(PostgresQuery(unsafeSQL: confirm), on: connection, logger: logger)
             } else if route.canMove {
                 try await Self.confirmPrimary("SELECT pg_is_in_recovery()", on: connection, logger: logger)
