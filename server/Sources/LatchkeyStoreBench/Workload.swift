@@ -40,7 +40,7 @@ struct Workload {
         return (0..<tasks).map { task in
             (0..<perTask).compactMap { index in
                 EmailAddress("\(tag)t\(task)n\(index)@example.com").map {
-                    StoreReplay.Send(email: $0, codeHash: secret.hash(ServerSecret.makeToken(), for: .linkCode))
+                    StoreReplay.Send(email: $0, codeHash: LinkCode.key(LinkCode.make(at: Date()), secret: secret))
                 }
             }
         }

@@ -42,14 +42,11 @@ package struct Account: Sendable, Equatable {
         Account(id: id ?? makeID(at: now), email: email, isEmailVerified: false, validSince: now.wholeSeconds, createdAt: now)
     }
 
-    /// A new account's Firebase-shaped local id, 28 letters and digits that sort by creation: the first seven are the
-    /// second it was made in base 36 (digits, then lower-case letters, which sort alike in every collation), the other
-    /// 21 random (125 bits). New accounts then land at the end of every index keyed by account (accounts, identities,
-    /// sessions, audit events) instead of on a random page of each, however many accounts there are (issue #39). An id
-    /// says when its account was made, as its `createdAt` does to whoever may read the account.
+    /// A new account's Firebase-shaped local id, 28 letters and digits that sort by creation: its `CreationSecond`, then
+    /// 21 random (125 bits), so new accounts land at the end of every index keyed by account (accounts, identities,
+    /// sessions, audit events). An id says when its account was made, as its `createdAt` does to whoever may read it.
     package static func makeID(at now: Date) -> String {
-        let seconds = String(UInt64(max(0, now.timeIntervalSince1970)), radix: 36)
-        return String(repeating: "0", count: max(0, 7 - seconds.count)) + seconds.suffix(7) + makeID(length: 21)
+        CreationSecond.base36(now) + makeID(length: 28 - CreationSecond.length)
     }
 
     /// A Firebase-shaped id of another record (a second factor's): 28 random letters and digits.

@@ -109,8 +109,8 @@ package struct ActionCodeIssuer: Sendable {
     /// requests too; a full per-address window with enumeration protection answers nil, as for sign-in links.
     func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> Issued? {
         guard request.action.isForAccount else { throw SignInError.invalidRequestType }
-        let code = ServerSecret.makeToken()
         let now = clock.now
+        let code = LinkCode.make(at: now)
         let caller = request.caller
         let limits = caller.limits([.init(.sendPerEmail, request.recipient.value), .init(.sendPerIP, caller.ipAddress)])
         let verdict: Verdict<Outcome>
@@ -193,13 +193,14 @@ package struct ActionCodeIssuer: Sendable {
     /// `email`), in the caller's transaction: also how an address change mails its undo to the old address.
     func record(
         _ action: EmailAction, for accountID: String, email: EmailAddress, newEmail: EmailAddress?, settings: ActionCodeSettings,
-        language: LanguageTag, apiKey: String, requester: RequesterSummary, sendsEmail: Bool = true, code: String = ServerSecret.makeToken(),
+        language: LanguageTag, apiKey: String, requester: RequesterSummary, sendsEmail: Bool = true, code: String? = nil,
         at now: Date, in transaction: any StoreTransaction
     ) async throws -> Issued {
         let lifetime = lifetimes[action]
+        let code = code ?? LinkCode.make(at: now)
         let link = ActionLink(action, publicURL: publicURL, code: code, apiKey: apiKey, settings: settings, language: language)
         var pending = PendingRequest(
-            action, codeHash: secret.hash(code, for: .linkCode), email: email, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+            action, codeHash: LinkCode.key(code, secret: secret), email: email, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
             language: language, settings: settings)
         pending.accountID = accountID
         pending.newEmail = newEmail

@@ -53,7 +53,7 @@ package struct ActionCodes: Sendable {
     /// What `code` is for, looked up without spending it; refused as its use would be refused.
     package func check(_ code: String, by caller: Caller) async throws -> Checked {
         try await limiter.admit(caller.limits([.init(.completePerIP, caller.ipAddress)]), requester: caller.requester)
-        let (now, codeHash) = (clock.now, secret.hash(code, for: .linkCode))
+        let (now, codeHash) = (clock.now, LinkCode.key(code, secret: secret))
         let verdict = try await store.read { transaction -> Verdict<PendingRequest> in
             let found = Self.usable(try await transaction.pendingRequest(codeHash: codeHash), at: now)
             guard case .accepted(let pending) = found, pending.action.isForAccount else { return found }
@@ -139,7 +139,7 @@ package struct ActionCodes: Sendable {
         _ change: @escaping @Sendable (PendingRequest, Account, Date, any StoreTransaction) async throws -> Account
     ) async throws -> Applied {
         let now = clock.now
-        let codeHash = secret.hash(code, for: .linkCode)
+        let codeHash = LinkCode.key(code, secret: secret)
         let limits = counted ? [] : caller.limits([.init(.completePerIP, caller.ipAddress)])
         let verdict = try await limiter.write(counting: limits, requester: caller.requester) { transaction -> Verdict<Applied> in
             let found = Self.usable(try await transaction.pendingRequest(codeHash: codeHash), at: now)

@@ -64,7 +64,7 @@ package struct LinkCompleter: Sendable {
             if acceptsTypedCode, let typed = TypedCode.normalize(code) {
                 .typed(TypedCode.hash(typed, email: email, secret: secret))
             } else {
-                .link(secret.hash(code, for: .linkCode))
+                .link(LinkCode.key(code, secret: secret))
             }
         let now = clock.now
         let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))

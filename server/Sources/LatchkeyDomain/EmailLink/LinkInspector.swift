@@ -32,7 +32,7 @@ package struct LinkInspector: Sendable {
 
     /// Looks `code` up on a read-only snapshot.
     package func state(of code: String) async throws -> State {
-        let codeHash = secret.hash(code, for: .linkCode)
+        let codeHash = LinkCode.key(code, secret: secret)
         guard let pending = try await store.read({ try await $0.pendingRequest(codeHash: codeHash) }) else { return .unknown(nil) }
         if pending.usedAt != nil { return .used(pending) }
         if pending.isSpent { return .unknown(pending) }

@@ -64,8 +64,8 @@ package struct LinkIssuer: Sendable {
     /// for this address. So does an address on cool-off (`CoolOffs`), unless an admin asks.
     @discardableResult
     package func issue(_ request: Request, sendsEmail: Bool = true, logger: Logger) async throws -> (code: String, link: ActionLink)? {
-        let code = ServerSecret.makeToken()
         let now = clock.now
+        let code = LinkCode.make(at: now)
         let link = ActionLink(publicURL: publicURL, code: code, apiKey: request.apiKey, settings: request.settings, language: request.language)
         // An admin's link (no email) has no typed code: the code exists only to be read in the email.
         let typedCode = showsTypedCode && sendsEmail ? TypedCode.make() : nil
@@ -74,7 +74,7 @@ package struct LinkIssuer: Sendable {
             requester: request.caller.requester)
         letter.reportLink = try SignInReport(email: request.email, issuedAt: now).link(publicURL: publicURL, secret: secret, language: request.language)
         var stored = PendingRequest(
-            codeHash: secret.hash(code, for: .linkCode), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
+            codeHash: LinkCode.key(code, secret: secret), email: request.email, createdAt: now, expiresAt: now.addingTimeInterval(codeLifetime),
             language: request.language, settings: request.settings)
         stored.typedCodeHash = typedCode.map { TypedCode.hash($0, email: request.email, secret: secret) }
         let pending = stored

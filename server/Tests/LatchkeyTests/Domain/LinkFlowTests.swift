@@ -45,7 +45,7 @@ import Testing
     func plant(_ code: String, for email: EmailAddress, in services: Services) async throws {
         let now = clock.now
         let request = PendingRequest(
-            codeHash: services.secret.hash(code, for: .linkCode), email: email, createdAt: now, expiresAt: now.addingTimeInterval(600),
+            codeHash: LinkCode.key(code, secret: services.secret), email: email, createdAt: now, expiresAt: now.addingTimeInterval(600),
             language: .english, continueURL: "https://app.example.com")
         try await services.store.write { try await $0.insert(request) }
     }
@@ -64,6 +64,27 @@ import Testing
             let letter = try SignInLetter(decoding: services.secret.open(queued.sealedContent))
             #expect(letter.link == link.url && letter.link.contains("oobCode=\(code)"))
             #expect(letter.expiresInMinutes == 10 && letter.ipAddress == "203.0.113.5" && letter.requestedAt == clock.now.timeIntervalSince1970)
+        }
+    }
+
+    /// A code begins with the second it was made and is stored under that prefix and its hash; a link made before 0.10
+    /// (43 random characters, stored under the hash alone) still signs in after the upgrade.
+    @Test func codesSortByCreationAndLinksMadeBeforeStillSignIn() async throws {
+        try await withServices { services in
+            let settings = try ActionCodeSettings(continueURL: "https://app.example.com", authorizedDomains: ["app.example.com"])
+            let (code, _) = try #require(
+                try await services.issuer.issue(.init(email: alice, settings: settings, language: .english, apiKey: "k", caller: Caller()), logger: logger))
+            #expect(code.count == 50 && code.hasPrefix(CreationSecond.base36(clock.now)))
+            let key = LinkCode.key(code, secret: services.secret)
+            #expect(key == Data(code.prefix(7).utf8) + services.secret.hash(code, for: .linkCode))
+            #expect(try await services.store.read { try await $0.pendingRequest(codeHash: key) } != nil)
+            let before = ServerSecret.makeToken()
+            let bob = try #require(EmailAddress("bob@example.com"))
+            let request = PendingRequest(
+                codeHash: services.secret.hash(before, for: .linkCode), email: bob, createdAt: clock.now, expiresAt: clock.now.addingTimeInterval(600),
+                language: .english, continueURL: "https://app.example.com")
+            try await services.store.write { try await $0.insert(request) }
+            _ = try await services.completer.complete(EmailLinkSigninRequest(email: bob.value, oobCode: before), logger: logger)
         }
     }
 

@@ -174,7 +174,7 @@ import Testing
         let clock = FixedClock()
         try await withApp(Self.settings.merging(["emailLink.coolOffSeconds": 600]) { $1 }, clock: clock) { client, _, mailbox in
             try await client.sendLink(to: "fay@example.com")
-            let message = try await mailbox.waitForMessages(1)[0].replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=3D", with: "=")
+            let message = Mailbox.quotedPrintableDecoded(try await mailbox.waitForMessages(1)[0])
             let start = try #require(message.range(of: "/__/auth/not-me?token="))
             let token = String(message[start.upperBound...].prefix { $0 != "&" && !$0.isWhitespace })
             let reported = try await client.post(

@@ -85,13 +85,29 @@ struct Mailbox {
         return messages()
     }
 
-    /// The sign-in link in a message's text part, with quoted-printable soft breaks undone.
+    /// The sign-in link in a message's text part, quoted-printable decoded.
     static func link(in message: String) throws -> URLComponents {
-        let unfolded = message.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=3D", with: "=")
+        let unfolded = quotedPrintableDecoded(message)
         // Sign-in links and those an app handles are on `/__/auth/action`, the other actions' on `/__/auth/confirm`.
         let start = try #require(unfolded.range(of: TestWorkspace.publicURL + "/__/auth/(action|confirm)\\?", options: .regularExpression))
         let end = unfolded[start.lowerBound...].firstIndex(where: \.isWhitespace) ?? unfolded.endIndex
         return try #require(URLComponents(string: String(unfolded[start.lowerBound..<end])))
+    }
+
+    /// `text` with quoted-printable's soft line breaks removed and its `=XX` escapes decoded (a line may begin with an
+    /// escaped `.`, wherever the encoder happened to wrap).
+    static func quotedPrintableDecoded(_ text: String) -> String {
+        var bytes = Array(text.replacingOccurrences(of: "=\r\n", with: "").utf8)[...]
+        var decoded: [UInt8] = []
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "="), bytes.count >= 2, let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                decoded.append(value)
+                bytes.removeFirst(2)
+            } else {
+                decoded.append(byte)
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     /// The `oobCode` of the `index`-th message (waiting for it).
