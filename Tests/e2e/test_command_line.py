@@ -17,7 +17,8 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from harness import API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, REPO, Latchkey, code_of, complete, read_link, refresh, send
+from harness import (API_KEY, BINARY, CONTINUE_URL, HTTP_TIMEOUT, PROJECT_ID, REPO, Latchkey, code_of, complete, post, read_link,
+                     refresh, send)
 
 LONGEST_LINE = 300  # characters: a log line an operator can read in a terminal
 
@@ -131,6 +132,54 @@ def test_keys_rotate_adds_a_key_that_is_published_at_once_and_signs_after_the_de
     send(server, "alice@example.com")
     signed_in = complete(server, "alice@example.com", code_of(read_link(server, 1)))
     assert jwt.get_unverified_header(signed_in.json()["idToken"])["kid"] == old_key
+
+
+def test_keys_rotate_to_es256_and_back_switches_without_a_restart(start_latchkey):
+    """`latchkey keys rotate --algorithm ES256` on a server configured for RS256: the ES256 key is published at once
+    and signs once the delay is over, with no restart and no change of `tokens.algorithm`, which the commands then
+    say differs; tokens of the RS256 key keep verifying, and a rotation back to RS256 works the same way."""
+    delay = 2
+    server = start_latchkey(tokens={"rotationDelaySeconds": delay})
+    (rsa_key,) = published_key_ids(server)
+    send(server, "alice@example.com")
+    signed_in = complete(server, "alice@example.com", code_of(read_link(server, 1))).json()
+    rsa_token, refresh_token = signed_in["idToken"], signed_in["refreshToken"]
+
+    rotated = latchkey("keys", "rotate", "--algorithm", "ES256", "--config", "latchkey.json", cwd=server.directory)
+    rotated_at = time.monotonic()
+    assert rotated.returncode == 0, rotated.stderr
+    p256_key = rotated.stdout.split()[3]
+    assert f"added signing key {p256_key} (ES256): published now, signs from" in rotated.stdout, rotated.stdout
+    assert "not tokens.algorithm's RS256" in rotated.stderr and "--algorithm RS256" in rotated.stderr, rotated.stderr
+    deadline = time.monotonic() + 10
+    while published_key_ids(server) != [rsa_key, p256_key]:
+        assert time.monotonic() < deadline, server.logs()
+        time.sleep(0.1)
+    checked = latchkey("check-config", "--connect", "--config", "latchkey.json", cwd=server.directory)
+    assert checked.returncode == 0 and f"warning: the newest signing key, {p256_key}, is ES256" in checked.stderr, checked
+
+    time.sleep(max(0.0, rotated_at + delay + 1 - time.monotonic()))
+    refreshed = refresh(server, refresh_token).json()
+    p256_token = refreshed["id_token"]
+    assert jwt.get_unverified_header(p256_token) == {"alg": "ES256", "kid": p256_key, "typ": "JWT"}
+    keys = {key["kid"]: jwt.PyJWK(key).key for key in requests.get(server.url + "/.well-known/jwks.json", timeout=HTTP_TIMEOUT).json()["keys"]}
+    for token, algorithm in ((rsa_token, "RS256"), (p256_token, "ES256")):
+        kid = jwt.get_unverified_header(token)["kid"]
+        assert jwt.decode(token, keys[kid], algorithms=[algorithm], audience=PROJECT_ID)["email"] == "alice@example.com"
+        assert post(server, "accounts:lookup", json={"idToken": token}).status_code == 200
+    listing = latchkey("keys", "list", "--config", "latchkey.json", cwd=server.directory)
+    states = {line.split("\t")[0]: (line.split("\t")[1], line.split("\t")[4]) for line in listing.stdout.splitlines()[1:]}
+    assert states == {rsa_key: ("RS256", "retired"), p256_key: ("ES256", "active, signs new tokens")}, listing.stdout
+    assert f"note: the newest signing key, {p256_key}, is ES256" in listing.stderr, listing.stderr
+
+    back = latchkey("keys", "rotate", "--algorithm", "RS256", "--config", "latchkey.json", cwd=server.directory)
+    back_at = time.monotonic()
+    assert back.returncode == 0 and "note:" not in back.stderr, back
+    rsa_again = back.stdout.split()[3]
+    time.sleep(max(0.0, back_at + delay + 1 - time.monotonic()))
+    assert published_key_ids(server) == [rsa_key, p256_key, rsa_again]
+    header = jwt.get_unverified_header(refresh(server, refreshed["refresh_token"]).json()["id_token"])
+    assert (header["alg"], header["kid"]) == ("RS256", rsa_again)
 
 
 def published_key_ids(server):

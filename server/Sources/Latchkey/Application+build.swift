@@ -21,7 +21,7 @@ package func buildApplication(
     let isDevelopment = configuration.mode == .development
     let secret = try ServerSecret.load(configuration.security, creatingIfMissing: isDevelopment)
     let opened = try await makeStore(configuration, clock: clock, logger: logger)
-    let (tokens, keyReloader) = try await makeTokens(
+    let (tokens, keyReloader, signing) = try await makeTokens(
         configuration, store: opened.store, secret: secret, creatingIfMissing: isDevelopment, clock: clock, logger: logger)
     let templates = if let compiled { compiled } else { try await TemplateLibrary(directory: configuration.templatesDirectory) }
     let renderer = try EmailRenderer(templates: templates, sender: configuration.sender, appName: configuration.appName)
@@ -71,7 +71,7 @@ package func buildApplication(
             "version": "\(Release.version)", "listen": "\(configuration.server.host):\(configuration.server.port)",
             "store": "\(opened.summary)",
             "mail": "\(configuration.mail.transport.rawValue) (\(configuration.mail.delivery.workers) workers)",
-            "mode": "\(configuration.mode.rawValue)", "tokens": "\(configuration.tokens.algorithm.rawValue)",
+            "mode": "\(configuration.mode.rawValue)", "tokens": "\(signing)",
             "customTokens": "\(serviceAccounts.summary)",
         ])
     configuration.appVerification.logSummary(logger)

@@ -4,9 +4,9 @@ import Latchkey
 import LatchkeyDomain
 import Logging
 
-/// `latchkey init`: creates the server secret and an active signing key of the configured algorithm in the store
-/// where none exist (importing the PEM files of `tokens.keyDirectory` into a store without keys), and says what the
-/// service will use. `serve` in production never creates them itself.
+/// `latchkey init`: creates the server secret where there is none, and an active signing key of `tokens.algorithm`
+/// where no key is active (importing the PEM files of `tokens.keyDirectory` into a store without keys), and says what
+/// the service will use. `serve` in production never creates them itself.
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create the server secret and a signing key where none exist (run once before serving in production).")
@@ -31,7 +31,10 @@ struct InitCommand: AsyncParsableCommand {
         print("server secret: \(secret)")
         let now = Date()
         for key in schedule.keys where schedule.state(of: key, at: now) != .unpublished {
-            print("signing key \(key.id) (\(key.algorithm.rawValue), \(schedule.describe(key, signing: configuration.tokens.algorithm, at: now)))")
+            print("signing key \(key.id) (\(key.algorithm.rawValue), \(schedule.describe(key, at: now)))")
+        }
+        if let newest = schedule.newestKey(unlike: configuration.tokens.algorithm) {
+            printError("note: " + newest.algorithmNote(configured: configuration.tokens.algorithm))
         }
     }
 }

@@ -67,7 +67,7 @@ struct CheckConfig: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOption
 
-    @Flag(help: "Also open the store as `serve` does (connecting to PostgreSQL, applying pending migrations) and look for its signing key.")
+    @Flag(help: "Also open the store as `serve` does (connecting to PostgreSQL, applying pending migrations) and look for its signing keys.")
     var connect = false
 
     func run() async throws {
@@ -75,7 +75,8 @@ struct CheckConfig: AsyncParsableCommand {
         for warning in configuration.identityProviders.warnings { printError("warning: \(warning)") }
         var logger = Logger(label: "latchkey") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning  // PostgreSQL's connection attempts are the refusal's to tell
-        let refusals = await serveRefusals(configuration, connect: connect, logger: logger)
+        let (refusals, warnings) = await serveRefusals(configuration, connect: connect, logger: logger)
+        for warning in warnings { printError("warning: \(warning)") }
         guard refusals.isEmpty else {
             printError("\(options.config): `serve` would refuse to start:\n" + refusals.map { "  - \($0)" }.joined(separator: "\n"))
             throw ExitCode.failure

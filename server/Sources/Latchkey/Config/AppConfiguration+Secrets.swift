@@ -3,9 +3,9 @@ import LatchkeyDomain
 import Logging
 
 extension AppConfiguration {
-    /// Makes sure `store` holds an active signing key of `tokens.algorithm`: imports the PEM files of
-    /// `tokens.keyDirectory` into a store that holds no key, then creates a key where none is active, but only when
-    /// `creatingIfMissing`.
+    /// Makes sure `store` holds an active signing key: imports the PEM files of `tokens.keyDirectory` into a store that
+    /// holds no key (the newest of `tokens.algorithm` signing), then creates a key of `tokens.algorithm` where none is
+    /// active, but only when `creatingIfMissing`.
     ///
     /// `serve` creates it in development mode only, as it does the server secret (`ServerSecret.load`). In production a
     /// missing key is a mistake to stop at, not to paper over: a restore without the keys would otherwise publish a

@@ -6,8 +6,10 @@ import LatchkeyDomain
 /// - `tokens.issuer` (string, default the public URL): the `iss` claim. Set it to
 ///   `https://securetoken.google.com/PROJECT_ID` for backends that verify with a Firebase Admin SDK.
 /// - `tokens.idTokenLifetimeSeconds` (integer, default `3600`, 60 to 86400).
-/// - `tokens.algorithm` (`"RS256"` or `"ES256"`, default `"RS256"`): how new ID tokens are signed. ES256 signs
-///   several times faster; RS256 is what every Firebase-era verifier expects. Keys of both kinds stay published.
+/// - `tokens.algorithm` (`"RS256"` or `"ES256"`, default `"RS256"`): the kind of signing key `latchkey init` and
+///   `latchkey keys rotate` create. ES256 signs several times faster; RS256 is what every Firebase-era verifier
+///   expects. The newest key signs whatever this says (`SigningKeySchedule`): moving to the other kind is `latchkey
+///   keys rotate --algorithm`, and start-up warns when the newest key is of another kind.
 /// - `tokens.rotationDelaySeconds` (integer, default `3600`, 0 to 2592000): how long a key added by `latchkey keys
 ///   rotate` is only published before it signs, so that verifiers, which cache the JWKS (`max-age` 3600), hold it
 ///   before any token names it. `0` signs at once; other instances load it within seconds.

@@ -11,8 +11,7 @@ package struct JWTTokenIssuer: TokenIssuer {
     package let audience: String
     package let lifetime: Int
 
-    /// No key of the configured algorithm is active: start-up checks there is one, so only a store emptied under a
-    /// running server gets here.
+    /// No key is active: start-up checks there is one, so only a store emptied under a running server gets here.
     struct NoActiveKey: Error {}
 
     package init(keys: SigningKeyRing, configuration: TokenConfiguration, projectID: String) {

@@ -12,8 +12,7 @@ struct KeyRingSnapshot: Sendable {
     struct OpenedKey: Sendable {
         let key: SigningKey
         let publicKey: JSONWebKeySet.Key
-        /// Present for keys of the configured algorithm, the only ones that sign.
-        let signer: JWSSigner?
+        let signer: JWSSigner
     }
 
     /// One published key and its schedule.
@@ -39,9 +38,10 @@ struct KeyRingSnapshot: Sendable {
         self.verifier = verifier
     }
 
-    /// The signer of the latest key of the configured algorithm activated by `now`.
+    /// The signer of the latest key activated by `now` (`SigningKeySchedule.signingKey(at:)`, over the keys this
+    /// process could open).
     func signer(at now: Date) -> JWSSigner? {
-        entries.last { $0.opened.signer != nil && $0.record.activatesAt <= now }?.opened.signer
+        entries.last { $0.record.activatesAt <= now }?.opened.signer
     }
 
     /// Every key published at `now`: pending, active, and retired ones whose tokens may still be valid.

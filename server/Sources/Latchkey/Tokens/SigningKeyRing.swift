@@ -15,7 +15,6 @@ package actor SigningKeyRing {
     static let unknownKeyReloadInterval: TimeInterval = 1
 
     private let vault: SigningKeyVault
-    private let algorithm: SigningAlgorithm
     private let clock: any WallClock
     private let logger: Logger
     private nonisolated let current = Mutex(KeyRingSnapshot.empty)
@@ -31,15 +30,14 @@ package actor SigningKeyRing {
     /// Whether the last reload failed, so an outage is reported once rather than every few seconds.
     private var isFailing = false
 
-    /// A ring that signs with keys of `algorithm`; it holds no key until the first `reload()`.
-    package init(vault: SigningKeyVault, algorithm: SigningAlgorithm, clock: any WallClock, logger: Logger) {
+    /// A ring over the keys of `vault`; it holds no key until the first `reload()`.
+    package init(vault: SigningKeyVault, clock: any WallClock, logger: Logger) {
         self.vault = vault
-        self.algorithm = algorithm
         self.clock = clock
         self.logger = logger
     }
 
-    /// The signer for a token issued at `now`, or nil when no key of the configured algorithm is active.
+    /// The signer for a token issued at `now`, or nil when no key is active.
     nonisolated func signer(at now: Date) -> JWSSigner? {
         current.withLock { $0.signer(at: now) }
     }
@@ -110,13 +108,13 @@ package actor SigningKeyRing {
         }
     }
 
-    /// Throws, naming the reason, unless a key of the configured algorithm signs now: start-up stops there rather than
-    /// answer every sign-in with a 500.
+    /// Throws, naming the reason, unless a key signs now: start-up stops there rather than answer every sign-in with a
+    /// 500.
     package func checkSigning() throws {
         guard signer(at: clock.now) == nil else { return }
         let reasons = unopenable.sorted { $0.key < $1.key }.map(\.value)
         throw StartupError(
-            reasons.first ?? "no \(algorithm.rawValue) signing key is active in the store: run `latchkey init` once with the same --config")
+            reasons.first ?? "no signing key is active in the store: run `latchkey init` once with the same --config")
     }
 
     private func open(_ record: SigningKeyRecord) -> KeyRingSnapshot.OpenedKey? {
@@ -125,7 +123,7 @@ package actor SigningKeyRing {
         do {
             let key = try SigningKey(opening: record, with: vault.secret)
             let ready = KeyRingSnapshot.OpenedKey(
-                key: key, publicKey: try JSONWebKeySet.Key(publicHalfOf: key), signer: key.algorithm == algorithm ? try JWSSigner(key) : nil)
+                key: key, publicKey: try JSONWebKeySet.Key(publicHalfOf: key), signer: try JWSSigner(key))
             opened[record.id] = ready
             return ready
         } catch {

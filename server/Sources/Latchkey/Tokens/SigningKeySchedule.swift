@@ -4,10 +4,14 @@ import LatchkeyDomain
 /// When each signing key signs and how long it is published: rotation's rules, as a function of the stored keys alone,
 /// so that every instance (and `latchkey keys list`) reaches the same answer without talking to the others.
 ///
-/// Keys of one algorithm take turns in the order of their activation: the latest one activated signs. A key is
-/// published from the moment it is stored (pending until it activates), and after its successor activates (retired)
-/// for as long as a token or session cookie it signed may live, then no more. A key whose successor has not activated, or which has
-/// none, stays published; so do the keys of an algorithm no longer configured, as their tokens may still be in use.
+/// Keys take turns in the order of their activation, whatever their algorithm: the latest one activated signs, on every
+/// instance at the same moment, so that a rotation from RS256 to ES256 (or back) is a rotation like any other and
+/// needs no instance's configuration to change in step. A key is published from the moment it is stored (pending until
+/// it activates), and after its successor activates (retired) for as long as a token or session cookie it signed may
+/// live, then no more. A key whose successor has not activated, or which has none, stays published.
+///
+/// `tokens.algorithm` only says what `latchkey init` and `latchkey keys rotate` create; an instance whose setting
+/// differs from the newest key's algorithm says so at start-up (`newestKey(unlike:)`), and signs as the others do.
 package struct SigningKeySchedule: Sendable {
     /// How long a retired key stays published after its successor activates: as long as anything it signed may live,
     /// the longest session cookie (fourteen days, `SessionCookies.validDurations`) or the longest ID token lifetime
@@ -20,9 +24,9 @@ package struct SigningKeySchedule: Sendable {
     package enum State: String, Sendable {
         /// Published, not signing yet.
         case pending
-        /// Signing (or, for another algorithm than the configured one, verifying what it signed).
+        /// Signing.
         case active
-        /// Superseded by a newer key of its algorithm; published until its tokens and session cookies have expired.
+        /// Superseded by the next key to activate; published until its tokens and session cookies have expired.
         case retired
         /// Retired and past that: no token it signed is still valid, so it is no longer published.
         case unpublished
@@ -35,15 +39,21 @@ package struct SigningKeySchedule: Sendable {
         self.keys = keys.sorted { ($0.activatesAt, $0.createdAt, $0.id) < ($1.activatesAt, $1.createdAt, $1.id) }
     }
 
-    /// The key that signs tokens of `algorithm` at `now`.
-    package func signingKey(_ algorithm: SigningAlgorithm, at now: Date) -> SigningKeyRecord? {
-        keys.last { $0.algorithm == algorithm && $0.activatesAt <= now }
+    /// The key that signs at `now`: the latest activated.
+    package func signingKey(at now: Date) -> SigningKeyRecord? {
+        keys.last { $0.activatesAt <= now }
     }
 
-    /// The key that takes over from `key`: the next of its algorithm to activate.
+    /// The key that takes over from `key`: the next to activate.
     func successor(of key: SigningKeyRecord) -> SigningKeyRecord? {
-        guard let index = keys.firstIndex(where: { $0.id == key.id }) else { return nil }
-        return keys[(index + 1)...].first { $0.algorithm == key.algorithm }
+        guard let index = keys.firstIndex(where: { $0.id == key.id }), index + 1 < keys.count else { return nil }
+        return keys[index + 1]
+    }
+
+    /// The newest key, the one that signs once every pending key has activated, when it is not of `algorithm`
+    /// (`tokens.algorithm`): start-up and `check-config` say so, since `init` and `keys rotate` would add another kind.
+    package func newestKey(unlike algorithm: SigningAlgorithm) -> SigningKeyRecord? {
+        keys.last.flatMap { $0.algorithm == algorithm ? nil : $0 }
     }
 
     /// When `key` stops being published; nil while no successor is scheduled.

@@ -18,7 +18,8 @@ package struct SigningKeyVault: Sendable {
     }
 
     /// Adds a new key of `algorithm`, published at once and signing `delay` seconds after `now`, so that verifiers
-    /// that cache the JWKS have it before any token names it (`latchkey keys rotate`).
+    /// that cache the JWKS have it before any token names it (`latchkey keys rotate`). It supersedes the key that signs
+    /// whatever that key's algorithm (`SigningKeySchedule`), which is how the store moves between RS256 and ES256.
     package func rotate(_ algorithm: SigningAlgorithm, delay: TimeInterval, now: Date) async throws -> SigningKeyRecord {
         let record = try await SigningKey.generate(algorithm).sealed(with: secret, createdAt: now, activatesAt: now.addingTimeInterval(delay))
         guard try await store.write({ try await $0.addSigningKey(record) }) else {

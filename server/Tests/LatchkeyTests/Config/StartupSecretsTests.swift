@@ -28,15 +28,26 @@ import Testing
             let configuration = try await workspace.configuration(["mode": "production"])
             _ = try ServerSecret.load(configuration.security, creatingIfMissing: true)
             let error = await #expect(throws: StartupError.self) { _ = try await buildApplication(configuration) }
-            #expect(error?.description.contains("no active RS256 signing key in the store: run `latchkey init`") == true)
+            #expect(error?.description.contains("no active signing key in the store: run `latchkey init`") == true)
         }
     }
 
-    @Test func productionRefusesAnAlgorithmWithoutAKey() async throws {
+    /// `tokens.algorithm` no longer chooses the signing key, the store's newest key does (`SigningKeySchedule`): a
+    /// setting that differs starts, creates no key (one active at once would sign before verifiers could fetch it) and
+    /// says so, naming the rotation that moves to it.
+    @Test func productionWithAnotherAlgorithmSignsWithTheStoredKeyAndWarns() async throws {
         try await withWorkspace { workspace in
             try await initialize(try await workspace.configuration())
+            let stored = try await SQLiteStore(path: workspace.databasePath).read { try await $0.signingKeys() }
             let es256 = try await workspace.configuration(["tokens.algorithm": "ES256"])
-            await #expect(throws: StartupError.self) { _ = try await buildApplication(es256) }
+            let handler = InMemoryLogHandler()
+            _ = try await buildApplication(es256, logger: Logger(label: "test") { _ in handler })
+            #expect(try await SQLiteStore(path: workspace.databasePath).read { try await $0.signingKeys() } == stored)
+            let warning = try #require(handler.entries.first { $0.level == .warning && $0.message.description.contains("tokens.algorithm") })
+            #expect(warning.message.description.contains("latchkey keys rotate"))
+            #expect(warning.metadata["key.algorithm"]?.description == "RS256" && warning.metadata["tokens.algorithm"]?.description == "ES256")
+            let starting = try #require(handler.entries.first { $0.message.description == "Latchkey starting" })
+            #expect(starting.metadata["tokens"]?.description == "RS256")
         }
     }
 
@@ -82,6 +93,8 @@ import Testing
             let stored = try await SQLiteStore(path: workspace.databasePath).read { try await $0.signingKeys() }
             #expect(Set(stored.map(\.id)) == Set(files.map(\.id)))
             #expect(stored.allSatisfy { $0.activatesAt <= Date() })
+            // The newest file of tokens.algorithm signs, as it did before, though the ES256 file was written after it.
+            #expect(SigningKeySchedule(stored).signingKey(at: Date())?.id == files[0].id)
 
             try FileManager.default.removeItem(at: directory)
             _ = try await buildApplication(configuration)

@@ -15,7 +15,7 @@ import Testing
 
         /// A process's ring over the store, loaded, and the issuer on it.
         func instance() async throws -> (ring: SigningKeyRing, tokens: JWTTokenIssuer) {
-            let ring = SigningKeyRing(vault: vault, algorithm: .es256, clock: clock, logger: Logger(label: "test"))
+            let ring = SigningKeyRing(vault: vault, clock: clock, logger: Logger(label: "test"))
             try await ring.reload()
             return (ring, JWTTokenIssuer(keys: ring, configuration: configuration, projectID: "p"))
         }

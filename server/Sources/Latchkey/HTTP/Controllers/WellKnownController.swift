@@ -46,7 +46,7 @@ struct WellKnownController {
     }
 
     @Sendable func openIDConfiguration(_ request: Request, context: AppRequestContext) async throws -> OpenIDConfiguration {
-        // The algorithms of the published keys: old tokens stay verifiable after `tokens.algorithm` changes.
+        // The algorithms of the published keys: old tokens stay verifiable after a rotation to another algorithm.
         OpenIDConfiguration(
             issuer: tokens.issuer, jwksURI: publicURL + "/.well-known/jwks.json",
             idTokenSigningAlgValuesSupported: Set(tokens.publishedKeys(at: clock.now).keys.map(\.alg)).sorted())
