@@ -68,17 +68,19 @@ package struct LinkCompleter: Sendable {
             }
         let now = clock.now
         let (requester, limits) = (caller.requester, caller.limits([.init(.completePerIP, caller.ipAddress)]))
-        let attempt = { @Sendable in
+        let attempt = { @Sendable (limits: [RateLimiter.Check]) in
             try await limiter.write(counting: limits, requester: requester) { transaction in
                 try await settle(email: email, code: presented, signedIn: signedIn, requester: requester, now: now, in: transaction)
             }
         }
         let verdict: Verdict<SignInFinisher.Finished>
         do {
-            verdict = try await attempt()
+            verdict = try await attempt(limits)
         } catch AccountConflict.emailTaken where signedIn == nil {
-            // Another completion created the account for this address meanwhile; this one signs in to it.
-            verdict = try await attempt()
+            // Another completion created the account for this address meanwhile; this one signs in to it. Its attempt
+            // stays counted where the store counts apart from the work (PostgreSQL, the only store where two
+            // completions interleave), so it is not counted twice.
+            verdict = try await attempt([])
         }
         count(verdict)
         let finished = try verdict.get()

@@ -37,7 +37,7 @@ package struct RateLimiter: Sendable {
         let now = clock.now
         let counters = counters(for: checks)
         try await refusing(at: now, email: email, requester: requester) {
-            try await store.count { transaction in try await Self.count(counters, in: transaction, at: now) }
+            try await store.count(counters.map(\.key)) { transaction in try await Self.count(counters, in: transaction, at: now) }
         }
     }
 
@@ -50,8 +50,9 @@ package struct RateLimiter: Sendable {
     ) async throws -> T {
         let now = clock.now
         let counters = counters(for: checks)
+        guard !counters.isEmpty else { return try await store.write(body) }
         return try await refusing(at: now, email: email, requester: requester) {
-            try await store.write(counting: { transaction in try await Self.count(counters, in: transaction, at: now) }, body)
+            try await store.write(counting: counters.map(\.key), { transaction in try await Self.count(counters, in: transaction, at: now) }, body)
         }
     }
 

@@ -16,16 +16,16 @@ package protocol Store: Sendable {
     func readSnapshot<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Commits a write the way a sign-in's would, for readiness: throws when writes cannot commit now.
     func confirmWritable() async throws
-    /// Runs `count`, which counts one attempt in rate windows and throws when one is full, then `body`, the attempt's
-    /// work. A store whose writers hold the rows they change until they commit counts first, in a short transaction
-    /// of its own, so a window every request shares (one client address behind a NAT) is never locked across the
-    /// work; there an attempt whose work then throws stays counted. A full window keeps none of the counts.
+    /// Runs `count`, which counts one attempt in the rate-counter rows `rows` and throws when a window is full, then
+    /// `body`, the attempt's work. A store whose writers hold the rows they change until they commit counts first, in a
+    /// short transaction of its own, so a row every request shares (one client address behind a NAT) is never locked
+    /// across the work; there an attempt whose work then throws stays counted. A full window keeps none of the counts.
     func write<T: Sendable>(
-        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        counting rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T
-    /// Runs `count` alone, as `write(counting:_:)` runs it.
-    func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws
+    /// Runs `count` alone, as `write(counting:_:_:)` runs it.
+    func count(_ rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws
 }
 
 extension Store {
@@ -35,7 +35,7 @@ extension Store {
 
     /// One transaction: a store with one writer locks nothing another request waits for.
     package func write<T: Sendable>(
-        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        counting rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
         try await write { transaction in
@@ -44,7 +44,7 @@ extension Store {
         }
     }
 
-    package func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
+    package func count(_ rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
         try await write(count)
     }
 }

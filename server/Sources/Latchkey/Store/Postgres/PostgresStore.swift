@@ -20,6 +20,8 @@ package struct PostgresStore: Store {
     /// How long a transaction may take, from waiting for a connection to its commit, before the store counts as
     /// unavailable.
     let connectionWait: Int
+    /// Where this instance's counting transactions wait for the rows they share.
+    let counterTurns = CounterTurns()
     /// How many times a transaction is tried when PostgreSQL aborts it for a conflict with another.
     static let attempts = 3
 
@@ -70,19 +72,19 @@ package struct PostgresStore: Store {
     /// Counts first, in a transaction of its own: a counter row stays locked from its update to the commit, and one
     /// every request shares (one client address) would otherwise queue every sign-in behind the others' whole work.
     package func write<T: Sendable>(
-        counting count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
+        counting rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
-        try await self.count(count)
+        try await self.count(rows, count)
         return try await write(body)
     }
 
     /// A transaction of counters whose commit does not wait for the disk or the standby (`synchronous_commit` off), so
     /// its locks go at once: the attempt's own work commits after it, and flushing the log up to that commit makes the
     /// counts durable with it. A crash may forget the counts of attempts whose work never committed, from the last
-    /// moment (a fraction of a second).
-    package func count(_ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
-        try await transaction(begin: "BEGIN", holdsLocks: true, commitsLazily: true, count)
+    /// moment (a fraction of a second). This instance's counting transactions take turns on their rows (`CounterTurns`).
+    package func count(_ rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void) async throws {
+        try await transaction(begin: "BEGIN", holdsLocks: true, commitsLazily: true, turns: rows, count)
     }
 
     /// A write that takes a transaction id, so that its commit waits for the synchronous standby as a sign-in's does:
@@ -96,37 +98,48 @@ package struct PostgresStore: Store {
     }
 
     private func transaction<T: Sendable>(
-        begin: PostgresQuery, holdsLocks: Bool = false, commitsLazily: Bool = false, _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
+        begin: PostgresQuery, holdsLocks: Bool = false, commitsLazily: Bool = false, turns rows: [String] = [],
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
         // A write waits for a row another holds no longer than the whole transaction may take: past that it gives up
         // rather than commit after its caller was answered.
         let lockTimeout = holdsLocks ? max(connectionWait - 1, 1) : nil
         return try await withinDeadline {
-            var attempt = 1
-            var lostTries = 0
-            while true {
-                try Task.checkCancellation()
-                let primary = try await route.primary()
-                do {
-                    return try await withConnection(to: primary.host) { connection in
-                        try await run(body, begin: begin, lockTimeout: lockTimeout, commitsLazily: commitsLazily, on: connection)
-                    }
-                } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
-                    guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
-                    attempt += 1
-                } catch let error as PSQLError where error.sqlState == "55P03" {
-                    throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
-                } catch let error where error.primaryIsLost && !Task.isCancelled {
-                    // Nothing was committed: the transaction runs again, on the new primary once there is one, until
-                    // the deadline. A pool may still hold several connections the failover ended, each failing at
-                    // once, so a lost primary is not counted as a conflict is; past a few tries, they are paced.
-                    route.lost(primary)
-                    lostTries += 1
-                    if lostTries >= Self.attempts { try await Task.sleep(for: .milliseconds(100)) }
-                } catch let error as CommitOutcomeUnknown {
-                    route.lost(primary)
-                    throw StoreUnavailable("PostgreSQL: \(error)")
+            try await counterTurns.withTurns(rows) {
+                try await runToTheEnd(body, begin: begin, lockTimeout: lockTimeout, commitsLazily: commitsLazily)
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction on the primary until it commits, again after a conflict (a few times) or a lost
+    /// primary (until the deadline).
+    private func runToTheEnd<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) async throws -> T, begin: PostgresQuery, lockTimeout: Int?, commitsLazily: Bool
+    ) async throws -> T {
+        var attempt = 1
+        var lostTries = 0
+        while true {
+            try Task.checkCancellation()
+            let primary = try await route.primary()
+            do {
+                return try await withConnection(to: primary.host) { connection in
+                    try await run(body, begin: begin, lockTimeout: lockTimeout, commitsLazily: commitsLazily, on: connection)
                 }
+            } catch let error as PSQLError where error.isConflictWithAnotherTransaction {
+                guard attempt < Self.attempts else { throw StoreUnavailable("PostgreSQL: in conflict with other transactions \(attempt) times") }
+                attempt += 1
+            } catch let error as PSQLError where error.sqlState == "55P03" {
+                throw StoreUnavailable("PostgreSQL: a row stayed locked longer than \(lockTimeout ?? 0) s")
+            } catch let error where error.primaryIsLost && !Task.isCancelled {
+                // Nothing was committed: the transaction runs again, on the new primary once there is one, until
+                // the deadline. A pool may still hold several connections the failover ended, each failing at
+                // once, so a lost primary is not counted as a conflict is; past a few tries, they are paced.
+                route.lost(primary)
+                lostTries += 1
+                if lostTries >= Self.attempts { try await Task.sleep(for: .milliseconds(100)) }
+            } catch let error as CommitOutcomeUnknown {
+                route.lost(primary)
+                throw StoreUnavailable("PostgreSQL: \(error)")
             }
         }
     }

@@ -78,18 +78,19 @@ import Testing
         }
     }
 
-    /// Two codes for one new address completed at once: one creates the account, the other signs in to it.
-    @Test(arguments: StoreKind.all) func completionsOfTwoCodesForOneNewAddressShareOneAccount(_ kind: StoreKind) async throws {
-        try await Self.withServices(kind) { services in
-            for code in ["first", "second"] {
+    /// Eight codes for one new address completed at once: one creates the account, the others sign in to it, and a
+    /// completion that lost the race to create it is counted once against the client's limit, not again when it retries.
+    @Test(arguments: StoreKind.all) func completionsOfCodesForOneNewAddressShareOneAccount(_ kind: StoreKind) async throws {
+        let codes = (0..<8).map { "code-\($0)" }
+        try await Self.withServices(kind, limits: RateLimits(windows: [.completePerIP: [.init(limit: codes.count, seconds: 300)]])) { services in
+            for code in codes {
                 let request = PendingRequest(
-                    codeHash: services.secret.hash(code, for: .linkCode), email: Fixture.alice, createdAt: FixedClock().now,
+                    codeHash: LinkCode.key(code, secret: services.secret), email: Fixture.alice, createdAt: FixedClock().now,
                     expiresAt: FixedClock().now.addingTimeInterval(600), language: .english, continueURL: "https://app.example.com")
                 try await services.store.write { try await $0.insert(request) }
             }
-            let sessions = try await Self.race(2) { index in
-                try await services.completer.complete(
-                    EmailLinkSigninRequest(email: Fixture.alice.value, oobCode: ["first", "second"][index]), logger: Self.logger)
+            let sessions = try await Self.race(codes.count) { index in
+                try await services.completer.complete(EmailLinkSigninRequest(email: Fixture.alice.value, oobCode: codes[index]), logger: Self.logger)
             }.map { try $0.get() }
             #expect(Set(sessions.map(\.account.id)).count == 1)
             #expect(sessions.filter(\.isNewUser).count == 1)
