@@ -1415,6 +1415,15 @@ def token(random_bytes):
     return base64.urlsafe_b64encode(random_bytes).rstrip(b"=").decode()
 
 
+def creation_second(moment):
+    """The seven base-36 characters of a second that begin account ids and link-code keys (CreationSecond.swift)."""
+    seconds, digits = int(moment), ""
+    while seconds:
+        seconds, digit = divmod(seconds, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+    return digits.rjust(7, "0")[-7:]
+
+
 def fill_database(path, sign_ins, refreshes, days, refresh_days, code_lifetime, say, chunk=20_000):
     """Writes the rows of `sign_ins` completed first sign-ins and of `refreshes` refreshes into the migrated schema.
 
@@ -1425,8 +1434,8 @@ def fill_database(path, sign_ins, refreshes, days, refresh_days, code_lifetime, 
     its client's), then a minute later the completion (the account, its email identity, a session, a refresh token,
     a `sign_in_completed` audit row, the client's window). Each refresh, spread over the last `refresh_days` days,
     rotates the newest token of a session that existed by then and adds its successor. Clients come from a pool of one
-    address per five sign-ins; hashes and keys are random bytes as the service's keyed hashes are. Returns the rows
-    written per table.
+    address per five sign-ins; hashes and keys are random bytes as the service's keyed hashes are, and ids and code keys
+    begin with their time as the service's do (CreationSecond, SessionRecord.makeID). Returns the rows written per table.
     """
     rng = random.Random(15)
     now = time.time()
@@ -1451,9 +1460,9 @@ def fill_database(path, sign_ins, refreshes, days, refresh_days, code_lifetime, 
                 sent = signed_in - 60
                 email = f"{token(os.urandom(6)).lower()}{i}@example.com"
                 client = rng.choice(clients)
-                account_id = "".join(rng.choices(ID_LETTERS, k=28))
-                session_id = token(os.urandom(16))
-                pending.append((os.urandom(32), email, sent, sent + code_lifetime, "en", CONTINUE_URL, signed_in))
+                account_id = creation_second(signed_in) + "".join(rng.choices(ID_LETTERS, k=21))
+                session_id = f"{int(signed_in * 1000):012x}" + token(os.urandom(16))
+                pending.append((creation_second(sent).encode() + os.urandom(32), email, sent, sent + code_lifetime, "en", CONTINUE_URL, signed_in))
                 outbox.append((email, sent, sent, sent + 1))
                 audit.append((sent, "code_issued", None, email, client, USER_AGENT, None))
                 audit.append((signed_in, "sign_in_completed", account_id, email, client, USER_AGENT, "new account"))

@@ -18,8 +18,9 @@ package protocol Store: Sendable {
     func confirmWritable() async throws
     /// Runs `count`, which counts one attempt in the rate-counter rows `rows` and throws when a window is full, then
     /// `body`, the attempt's work. A store whose writers hold the rows they change until they commit counts first, in a
-    /// short transaction of its own, so a row every request shares (one client address behind a NAT) is never locked
-    /// across the work; there an attempt whose work then throws stays counted. A full window keeps none of the counts.
+    /// short transaction of its own, when another request counts the same rows, so a row every request shares (one
+    /// client address behind a NAT) is not locked across the work; an attempt counted so whose work then throws stays
+    /// counted. A full window keeps none of the counts.
     func write<T: Sendable>(
         counting rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T

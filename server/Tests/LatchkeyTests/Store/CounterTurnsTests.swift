@@ -2,8 +2,8 @@ import Latchkey
 import Synchronization
 import Testing
 
-/// `CounterTurns`: one task at a time per row, first come first served, rows of other tasks untouched, and a task
-/// cancelled while it waits leaves the line.
+/// `CounterTurns`: one task at a time per row, first come first served, rows of other tasks untouched, a task
+/// cancelled while it waits leaves the line, and rows nobody else counts may be counted inline.
 @Suite struct CounterTurnsTests {
     /// Who is inside a row's turn, and the most that ever were at once.
     final class Occupancy: Sendable {
@@ -54,6 +54,29 @@ import Testing
         }
         #expect(occupancy.most == 1)
         #expect(occupancy.order == Array(0..<20))
+    }
+
+    /// Rows nobody else counts are claimed for counting inline; a row another task counts inline or holds the turn of
+    /// is not, and the claim ends with its body.
+    @Test func onlyRowsNobodyElseCountsAreClaimedQuiet() async throws {
+        let turns = CounterTurns()
+        let (inside, entered) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+        let quiet = Task {
+            try await turns.whileQuiet(["ip", "a"]) {
+                entered.yield()
+                for await _ in release { break }
+                return "inline"
+            }
+        }
+        for await _ in inside { break }
+        #expect(try await turns.whileQuiet(["ip", "b"]) { "inline" } == nil)
+        #expect(try await turns.whileQuiet(["b"]) { "inline" } == "inline")
+        let duringTurn = try await turns.withTurns(["c"]) { try await turns.whileQuiet(["c"]) { "inline" } }
+        #expect(duringTurn == nil)
+        releaser.yield()
+        #expect(try await quiet.value == "inline")
+        #expect(try await turns.whileQuiet(["ip", "c"]) { "inline" } == "inline")
     }
 
     @Test func aTaskCancelledWhileItWaitsLeavesTheLine() async throws {

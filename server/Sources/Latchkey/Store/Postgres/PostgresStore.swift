@@ -69,12 +69,20 @@ package struct PostgresStore: Store {
         try await transaction(begin: "BEGIN", holdsLocks: true, body)
     }
 
-    /// Counts first, in a transaction of its own: a counter row stays locked from its update to the commit, and one
-    /// every request shares (one client address) would otherwise queue every sign-in behind the others' whole work.
+    /// Counts inside the work's own transaction while no other request of this instance counts the same rows, and
+    /// otherwise first, in a transaction of its own: a counter row stays locked from its update to the commit, and one
+    /// every request shares (one client address) would queue every sign-in behind the others' whole work.
     package func write<T: Sendable>(
         counting rows: [String], _ count: @escaping @Sendable (any StoreTransaction) async throws -> Void,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T
     ) async throws -> T {
+        let inline = try await counterTurns.whileQuiet(rows) {
+            try await write { transaction in
+                try await count(transaction)
+                return try await body(transaction)
+            }
+        }
+        if let inline { return inline }
         try await self.count(rows, count)
         return try await write(body)
     }
