@@ -1,12 +1,13 @@
 -- One completion as Latchkey runs it on PostgreSQL (LinkCompleter.complete with a fresh code for a new address, up to
--- the signing): RateLimiter counts the client's window in a transaction of its own whose commit does not wait for the
--- disk (PostgresStore.count); then the code is looked up, the address's account looked for and the code consumed, and
--- SignInFinisher.finish for a new account (the account, its email identity, the session, the refresh token, the audit
--- event), in one transaction begun as PostgresStore.write begins it (plain BEGIN: the server's default isolation,
--- READ COMMITTED). The statements are those of
--- server/Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
--- +SignInRequests.swift (pendingRequest, consumePendingRequest), +Accounts.swift (account(email:), insert),
--- +Identities.swift (save) and +Sessions.swift (insert session, insert refresh token), in the service's order.
+-- the signing): RateLimiter counts the client's window, the code is looked up, the address's account looked for and
+-- the code consumed, then SignInFinisher.finish for a new account (the account, its email identity, the session, the
+-- refresh token, the audit event), all in one transaction begun as PostgresStore.write begins it (plain BEGIN: the
+-- server's default isolation, READ COMMITTED), as Latchkey does while no other request of the instance counts the
+-- same window (with all load from one address it counts apart first: PostgresStore.write(counting:_:_:)). The
+-- statements are those of server/Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift
+-- (countRateAttempt, record), +SignInRequests.swift (pendingRequest, consumePendingRequest), +Accounts.swift
+-- (account(email:), insert), +Identities.swift (save) and +Sessions.swift (insert session, insert refresh token), in
+-- the service's order.
 --
 -- Each transaction consumes its own planted code: scripts/bench.py plants pending requests numbered base, base + 1, …
 -- (code_hash sha256 of the number, address 'c' || number), and client c takes base + c, base + c + clients, … (k
@@ -23,7 +24,6 @@
 \set t hash(:i, 2)
 \set ipn random(1, :addresses)
 BEGIN;
-SELECT set_config('synchronous_commit', 'off', true);
 INSERT INTO rate_counters (key, window_start, count, expires_at)
 VALUES (:ip_subject::text || :ipn || :ip_suffix, extract(epoch from now())::bigint, 1, extract(epoch from now())::bigint + :ip_window)
 ON CONFLICT (key) DO UPDATE SET
@@ -33,8 +33,6 @@ ON CONFLICT (key) DO UPDATE SET
     expires_at = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.expires_at ELSE excluded.expires_at END
 WHERE rate_counters.expires_at <= excluded.window_start OR rate_counters.count < :ip_limit
 RETURNING count, expires_at;
-COMMIT;
-BEGIN;
 SELECT * FROM pending_requests WHERE code_hash = sha256(int8send(:i)) \gset p_
 SELECT * FROM accounts WHERE email = :p_email;
 UPDATE pending_requests SET used_at = extract(epoch from now())

@@ -1,8 +1,8 @@
 -- One send as Latchkey runs it on PostgreSQL (LinkIssuer.issue for a user, not an admin): RateLimiter counts the
--- address's three windows and the client's one in a transaction of their own whose commit does not wait for the disk
--- (PostgresStore.count), then the pending request, its audit event, the oldest outstanding codes dropped and the
--- sealed letter queued in one transaction begun as PostgresStore.write begins it (plain BEGIN: the server's default
--- isolation, READ COMMITTED). The statements are those of
+-- address's three windows and the client's one, then the pending request, its audit event, the oldest outstanding
+-- codes dropped and the sealed letter queued, all in one transaction begun as PostgresStore.write begins it (plain
+-- BEGIN: the server's default isolation, READ COMMITTED), as Latchkey does while no other request of the instance
+-- counts the same rows (with all load from one address it counts apart first: PostgresStore.write(counting:_:_:)). The statements are those of
 -- server/Sources/Latchkey/Store/Postgres/PostgresStoreTransaction+Records.swift (countRateAttempt, record),
 -- +SignInRequests.swift (insert, dropOutstandingRequests) and +Outbox.swift (enqueue), in the service's order.
 --
@@ -20,7 +20,6 @@
 \set c hash(:r, 3)
 \set ipn random(1, :addresses)
 BEGIN;
-SELECT set_config('synchronous_commit', 'off', true);
 INSERT INTO rate_counters (key, window_start, count, expires_at)
 VALUES (encode(sha256(int8send(:r)), 'base64') || :email_suffix_1, extract(epoch from now())::bigint, 1,
     extract(epoch from now())::bigint + :email_window_1)
@@ -60,8 +59,6 @@ ON CONFLICT (key) DO UPDATE SET
     expires_at = CASE WHEN rate_counters.expires_at > excluded.window_start THEN rate_counters.expires_at ELSE excluded.expires_at END
 WHERE rate_counters.expires_at <= excluded.window_start OR rate_counters.count < :ip_limit
 RETURNING count, expires_at;
-COMMIT;
-BEGIN;
 INSERT INTO pending_requests (code_hash, email, created_at, expires_at, language, continue_url, ios_bundle_id, android_package_name,
     android_install_app, handles_code_in_app)
 VALUES (convert_to(lpad(to_hex(extract(epoch from now())::bigint), 8, '0'), 'UTF8') || sha256(int8send(:c)), 's' || :r || '@example.com', extract(epoch from now()), extract(epoch from now()) + :code_lifetime,

@@ -41,9 +41,10 @@ package struct RateLimiter: Sendable {
         }
     }
 
-    /// Counts the attempt in every window of `checks`, then runs `body` (`Store.write(counting:_:)`: on PostgreSQL the
-    /// counts commit first, on their own). A full window throws `RateLimited` before `body` runs, and none of the counts
-    /// is kept; the window's first refusal is audited (naming `email` when the caller knows it) in a transaction of its own.
+    /// Counts the attempt in every window of `checks`, then runs `body` (`Store.write(counting:_:_:)`: on PostgreSQL the
+    /// counts commit first, on their own, when another request counts the same rows). A full window throws `RateLimited`
+    /// before `body` runs, and none of the counts is kept; the window's first refusal is audited (naming `email` when the
+    /// caller knows it) in a transaction of its own.
     package func write<T: Sendable>(
         counting checks: [Check], email: EmailAddress? = nil, requester: RequesterSummary,
         _ body: @escaping @Sendable (any StoreTransaction) async throws -> T

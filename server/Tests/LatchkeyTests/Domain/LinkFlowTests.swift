@@ -72,18 +72,18 @@ import Testing
     @Test func codesSortByCreationAndLinksMadeBeforeStillSignIn() async throws {
         try await withServices { services in
             let settings = try ActionCodeSettings(continueURL: "https://app.example.com", authorizedDomains: ["app.example.com"])
-            let (code, _) = try #require(
-                try await services.issuer.issue(.init(email: alice, settings: settings, language: .english, apiKey: "k", caller: Caller()), logger: logger))
+            let request = LinkIssuer.Request(email: alice, settings: settings, language: .english, apiKey: "k", caller: Caller())
+            let (code, _) = try #require(try await services.issuer.issue(request, logger: logger))
             #expect(code.count == 50 && code.hasPrefix(CreationSecond.base36(clock.now)))
             let key = LinkCode.key(code, secret: services.secret)
             #expect(key == Data(code.prefix(7).utf8) + services.secret.hash(code, for: .linkCode))
             #expect(try await services.store.read { try await $0.pendingRequest(codeHash: key) } != nil)
             let before = ServerSecret.makeToken()
             let bob = try #require(EmailAddress("bob@example.com"))
-            let request = PendingRequest(
-                codeHash: services.secret.hash(before, for: .linkCode), email: bob, createdAt: clock.now, expiresAt: clock.now.addingTimeInterval(600),
-                language: .english, continueURL: "https://app.example.com")
-            try await services.store.write { try await $0.insert(request) }
+            let stored = PendingRequest(
+                codeHash: services.secret.hash(before, for: .linkCode), email: bob, createdAt: clock.now,
+                expiresAt: clock.now.addingTimeInterval(600), language: .english, continueURL: "https://app.example.com")
+            try await services.store.write { try await $0.insert(stored) }
             _ = try await services.completer.complete(EmailLinkSigninRequest(email: bob.value, oobCode: before), logger: logger)
         }
     }

@@ -124,6 +124,7 @@ import Testing
 
     static func token(from tokens: JWTTokenIssuer, at now: Date) throws -> String {
         let account = Account(id: "acct", email: Fixture.alice, isEmailVerified: true, validSince: now, createdAt: now)
-        return try tokens.makeIDToken(for: UserRecord(account: account, identities: []), authTime: now, now: now, sessionID: "s", signInProvider: .password)
+        return try tokens.makeIDToken(
+            for: UserRecord(account: account, identities: []), authTime: now, now: now, sessionID: "s", signInProvider: .password)
     }
 }
